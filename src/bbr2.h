@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tcp_bbr2 internal interface: per-socket state and the congestion-control
+ * entry points that tcp_bbr2_main.c registers with the TCP stack.
+ */
+#ifndef _BBR2_H
+#define _BBR2_H
+
+#include "bbr2_compat.h"
+#include "bbr2_params.h"
+
+/*
+ * Bandwidth is kept in packets per microsecond scaled by 2^24: one unit is
+ * about 715 bit/s at 1500-byte packets, and a u32 reaches ~3 Tbit/s.
+ */
+#define BW_SCALE	24
+#define BW_UNIT		(1 << BW_SCALE)
+
+/* Gains and fractions are scaled by 2^8: 256 means 1.0. */
+#define BBR_SCALE	8
+#define BBR_UNIT	(1 << BBR_SCALE)
+
+enum bbr2_mode {
+	BBR2_STARTUP,		/* ramp up sending rate rapidly to fill pipe */
+	BBR2_DRAIN,		/* drain the queue STARTUP created */
+	BBR2_PROBE_BW,		/* discover and share bw: the steady state */
+	BBR2_PROBE_RTT,		/* cut inflight to re-measure min_rtt */
+};
+
+/* PROBE_BW phases; the values index the pacing_gain parameter array. */
+enum bbr2_cycle_phase {
+	BBR2_BW_PROBE_UP	= 0,	/* push inflight up to probe for bw */
+	BBR2_BW_PROBE_DOWN	= 1,	/* drain the queue the probe built */
+	BBR2_BW_PROBE_CRUISE	= 2,	/* use the pipe, leave headroom */
+	BBR2_BW_PROBE_REFILL	= 3,	/* refill the pipe before probing */
+};
+
+/* What the ACKs now arriving tell us about our last bandwidth probe. */
+enum bbr2_ack_phase {
+	BBR2_ACKS_INIT,			/* not probing, no probe feedback */
+	BBR2_ACKS_REFILLING,		/* sending at est. bw to fill pipe */
+	BBR2_ACKS_PROBE_STARTING,	/* inflight rising to probe bw */
+	BBR2_ACKS_PROBE_FEEDBACK,	/* ACKs of data sent while probing */
+	BBR2_ACKS_PROBE_STOPPING,	/* probe over, its ACKs still coming */
+};
+
+/*
+ * Per-socket state.  It lives in the stock icsk_ca_priv area (104 bytes on
+ * every kernel since 4.x), so nothing is allocated per socket and nothing
+ * can leak; the BUILD_BUG_ON in tcp_bbr2_main.c keeps it that way.
+ * Timestamps marked "jiffies" are tcp_jiffies32, "us" are the low 32 bits of
+ * tcp_mstamp (they only ever measure intervals far below the 71 min wrap).
+ */
+struct bbr2 {
+	u32	min_rtt_us;		/* min RTT in min_rtt_win_sec window */
+	u32	min_rtt_stamp;		/* jiffies when min_rtt_us was taken */
+	u32	probe_rtt_min_us;	/* min RTT in probe_rtt_win_ms window */
+	u32	probe_rtt_min_stamp;	/* jiffies of probe_rtt_min_us */
+	u32	probe_rtt_done_stamp;	/* jiffies to end PROBE_RTT; 0: unset */
+	u32	next_rtt_delivered;	/* tp->delivered that ends this round */
+	u32	cycle_stamp_us;		/* us when this PROBE_BW phase began */
+	u32	probe_wait_us;		/* wall-clock wait before next probe */
+	u32	prior_cwnd;		/* cwnd before recovery or PROBE_RTT */
+	u32	full_bw;		/* bw when it last grew by full_bw_thresh */
+	u32	bw_hi[2];		/* max bw of previous and current cycle */
+	u32	bw_lo;			/* short-term bw bound; ~0U: unbounded */
+	u32	bw_latest;		/* max bw sample in the last loss round */
+	u32	inflight_hi;		/* long-term inflight bound; ~0U: none */
+	u32	inflight_lo;		/* short-term inflight bound; ~0U: none */
+	u32	inflight_latest;	/* max delivered per sample, last round */
+	u32	undo_inflight_hi;	/* inflight_hi when recovery started */
+	u32	loss_round_delivered;	/* tp->delivered ending the loss round */
+	u32	loss_round_lost;	/* tp->lost when the loss round began */
+	u32	bw_probe_up_acks;	/* packets ACKed since inflight_hi grew */
+	u32	ack_epoch_stamp_us;	/* us when the ACK-aggregation epoch began */
+	u16	extra_acked[2];		/* max excess ACKed, last 2 windows */
+	u32	ack_epoch_acked:20,	/* packets (S)ACKed in this epoch */
+		extra_acked_win_rtts:5,	/* age of extra_acked, in rounds */
+		extra_acked_win_idx:1,	/* current extra_acked[] slot */
+		full_bw_cnt:3,		/* rounds without full_bw_thresh growth */
+		full_bw_now:1,		/* bw plateau seen recently */
+		full_bw_reached:1,	/* STARTUP has filled the pipe */
+		initialized:1;		/* init() has run (see bbr2_main()) */
+	u32	mode:2,			/* enum bbr2_mode */
+		cycle_idx:2,		/* enum bbr2_cycle_phase */
+		ack_phase:3,		/* enum bbr2_ack_phase */
+		prev_ca_state:3,	/* icsk_ca_state on the previous ACK */
+		round_start:1,		/* this ACK starts a packet-timed round */
+		loss_round_start:1,	/* this ACK starts a loss round */
+		idle_restart:1,		/* restarting after idle */
+		probe_rtt_round_done:1,	/* a full round spent in PROBE_RTT */
+		has_seen_rtt:1,		/* pacing rate set from a real RTT */
+		bw_probe_up_rounds:5,	/* rounds in PROBE_UP: slope exponent */
+		bw_probe_samples:1,	/* samples reflect our bw probing */
+		prev_probe_too_high:1,	/* last PROBE_UP hit too much loss/ECN */
+		stopped_risky_probe:1,	/* last PROBE_UP stopped at inflight_hi */
+		loss_in_round:1,	/* loss seen in this loss round */
+		ecn_in_round:1,		/* ECE seen in this loss round */
+		loss_in_cycle:1,	/* loss seen in this PROBE_BW cycle */
+		ecn_in_cycle:1,		/* CE seen in this PROBE_BW cycle */
+		ecn_eligible:1,		/* ECN negotiated and enabled */
+		ece_pending:1,		/* in_ack_event saw ECE for this ACK */
+		unused_a:3;
+	u32	ecn_alpha:9,		/* EWMA of the CE ratio, 1/256 */
+		rounds_since_probe:8,	/* rounds since bw was last probed */
+		loss_events_in_round:4,	/* ACKs reporting loss, STARTUP round */
+		startup_ecn_rounds:2,	/* consecutive high-CE STARTUP rounds */
+		init_cwnd:7,		/* cwnd at init, capped at 127 */
+		unused_b:2;
+};
+
+/* Entry points registered in struct tcp_congestion_ops. */
+void bbr2_init(struct sock *sk);
+void bbr2_main(struct sock *sk, const struct rate_sample *rs);
+u32 bbr2_ssthresh(struct sock *sk);
+u32 bbr2_undo_cwnd(struct sock *sk);
+void bbr2_set_state(struct sock *sk, u8 new_state);
+void bbr2_cwnd_event(struct sock *sk, enum tcp_ca_event event);
+void bbr2_in_ack_event(struct sock *sk, u32 flags);
+u32 bbr2_min_tso_segs(struct sock *sk);
+u32 bbr2_sndbuf_expand(struct sock *sk);
+size_t bbr2_get_info(struct sock *sk, u32 ext, int *attr,
+		     union tcp_cc_info *info);
+
+#endif /* _BBR2_H */
