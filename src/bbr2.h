@@ -14,11 +14,11 @@
  * about 715 bit/s at 1500-byte packets, and a u32 reaches ~3 Tbit/s.
  */
 #define BW_SCALE	24
-#define BW_UNIT		(1 << BW_SCALE)
+#define BW_UNIT		BIT(BW_SCALE)
 
 /* Gains and fractions are scaled by 2^8: 256 means 1.0. */
 #define BBR_SCALE	8
-#define BBR_UNIT	(1 << BBR_SCALE)
+#define BBR_UNIT	BIT(BBR_SCALE)
 
 enum bbr2_mode {
 	BBR2_STARTUP,		/* ramp up sending rate rapidly to fill pipe */

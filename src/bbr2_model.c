@@ -121,18 +121,18 @@ static u16 bbr2_extra_acked(const struct bbr2 *bbr)
 
 static bool bbr2_is_v2(void)
 {
-	return bbr2_param(version) == 2;
+	return READ_ONCE(bbr2_version) == 2;
 }
 
 static u32 bbr2_pacing_gain(const struct bbr2 *bbr)
 {
 	switch (bbr->mode) {
 	case BBR2_STARTUP:
-		return bbr2_param(high_gain);
+		return bbr2_param(HIGH_GAIN);
 	case BBR2_DRAIN:
-		return bbr2_param(drain_gain);
+		return bbr2_param(DRAIN_GAIN);
 	case BBR2_PROBE_BW:
-		return READ_ONCE(bbr2_params.pacing_gain[bbr->cycle_idx]);
+		return READ_ONCE(bbr2_pacing_gain_cycle[bbr->cycle_idx]);
 	default:			/* PROBE_RTT */
 		return BBR_UNIT;
 	}
@@ -145,15 +145,15 @@ static u32 bbr2_cwnd_gain(const struct bbr2 *bbr)
 	switch (bbr->mode) {
 	case BBR2_STARTUP:
 	case BBR2_DRAIN:		/* keep STARTUP's cwnd while draining */
-		return bbr2_param(startup_cwnd_gain);
+		return bbr2_param(STARTUP_CWND_GAIN);
 	case BBR2_PROBE_BW:
-		gain = bbr2_param(cwnd_gain);
+		gain = bbr2_param(CWND_GAIN);
 		/* Room for the extra inflight a probe needs. */
 		if (bbr->cycle_idx == BBR2_BW_PROBE_UP)
-			gain += bbr2_param(bw_probe_cwnd_gain) * BBR_UNIT / 4;
+			gain += bbr2_param(BW_PROBE_CWND_GAIN) * BBR_UNIT / 4;
 		return gain;
 	default:			/* PROBE_RTT */
-		return bbr2_param(probe_rtt_cwnd_gain);
+		return bbr2_param(PROBE_RTT_CWND_GAIN);
 	}
 }
 
@@ -197,7 +197,7 @@ static void bbr2_init_pacing_rate_from_rtt(struct sock *sk)
 	bw = div_u64((u64)tcp_snd_cwnd(tp) * BW_UNIT, rtt_us);
 	bw = min_t(u64, bw, U32_MAX);
 	bbr2_set_sk_pacing_rate(sk, bbr2_bw_to_pacing_rate(sk, bw,
-						bbr2_param(high_gain)));
+							   bbr2_param(HIGH_GAIN)));
 }
 
 static void bbr2_set_pacing_rate(struct sock *sk, u32 bw, u32 gain)
@@ -214,9 +214,14 @@ static void bbr2_set_pacing_rate(struct sock *sk, u32 bw, u32 gain)
 }
 
 /* Below min_tso_rate, send one segment at a time to keep bursts small. */
+static u32 bbr2_tso_segs_floor(const struct sock *sk)
+{
+	return bbr2_pacing_rate(sk) < (bbr2_param(MIN_TSO_RATE) >> 3) ? 1 : 2;
+}
+
 u32 bbr2_min_tso_segs(struct sock *sk)
 {
-	return bbr2_pacing_rate(sk) < (bbr2_param(min_tso_rate) >> 3) ? 1 : 2;
+	return bbr2_tso_segs_floor(sk);
 }
 
 /*
@@ -229,7 +234,7 @@ static u32 bbr2_tso_segs_goal(const struct sock *sk)
 	const struct tcp_sock *tp = tcp_sk(sk);
 	const struct bbr2 *bbr = inet_csk_ca(sk);
 	u32 mss = max_t(u32, tp->mss_cache, 1);
-	u32 shift = bbr2_param(tso_rtt_shift);
+	u32 shift = bbr2_param(TSO_RTT_SHIFT);
 	u64 bytes;
 	u32 r;
 
@@ -240,7 +245,7 @@ static u32 bbr2_tso_segs_goal(const struct sock *sk)
 			bytes += GSO_LEGACY_MAX_SIZE >> r;
 	}
 	bytes = min_t(u64, bytes, GSO_LEGACY_MAX_SIZE - 1 - MAX_TCP_HEADER);
-	return max_t(u32, (u32)bytes / mss, bbr2_min_tso_segs((struct sock *)sk));
+	return max_t(u32, (u32)bytes / mss, bbr2_tso_segs_floor(sk));
 }
 
 /*
@@ -270,7 +275,7 @@ static u32 bbr2_quantization_budget(const struct sock *sk, u32 cwnd)
 	const struct bbr2 *bbr = inet_csk_ca(sk);
 
 	cwnd = max(cwnd, 3 * bbr2_tso_segs_goal(sk));
-	cwnd = max(cwnd, bbr2_param(cwnd_min_target));
+	cwnd = max(cwnd, bbr2_param(CWND_MIN_TARGET));
 	if (bbr->mode == BBR2_PROBE_BW && bbr->cycle_idx == BBR2_BW_PROBE_UP)
 		cwnd = cwnd < U32_MAX - 2 ? cwnd + 2 : U32_MAX;
 	return cwnd;
@@ -319,13 +324,13 @@ static u32 bbr2_packets_in_net_at_edt(const struct sock *sk, u32 inflight_now)
 static u32 bbr2_ack_aggregation_cwnd(const struct sock *sk)
 {
 	const struct bbr2 *bbr = inet_csk_ca(sk);
-	u32 gain = bbr2_param(extra_acked_gain);
+	u32 gain = bbr2_param(EXTRA_ACKED_GAIN);
 	u64 max_aggr_cwnd;
 	u32 aggr_cwnd;
 
 	if (!gain)
 		return 0;
-	max_aggr_cwnd = ((u64)bbr2_bw(bbr) * bbr2_param(extra_acked_max_us))
+	max_aggr_cwnd = ((u64)bbr2_bw(bbr) * bbr2_param(EXTRA_ACKED_MAX_US))
 			>> BW_SCALE;
 	aggr_cwnd = (gain * bbr2_extra_acked(bbr)) >> BBR_SCALE;
 	return min_t(u64, aggr_cwnd, max_aggr_cwnd);
@@ -334,8 +339,8 @@ static u32 bbr2_ack_aggregation_cwnd(const struct sock *sk)
 static u32 bbr2_probe_rtt_cwnd(const struct sock *sk)
 {
 	const struct bbr2 *bbr = inet_csk_ca(sk);
-	u32 gain = bbr2_param(probe_rtt_cwnd_gain);
-	u32 min_cwnd = bbr2_param(cwnd_min_target);
+	u32 gain = bbr2_param(PROBE_RTT_CWND_GAIN);
+	u32 min_cwnd = bbr2_param(CWND_MIN_TARGET);
 
 	if (!gain)
 		return min_cwnd;
@@ -377,7 +382,7 @@ static void bbr2_set_cwnd(struct sock *sk, const struct rate_sample *rs,
 			cwnd = min(cwnd + acked, target);
 		else if (cwnd < target || cwnd < 2 * bbr->init_cwnd)
 			cwnd += acked;
-		cwnd = max_t(u64, cwnd, bbr2_param(cwnd_min_target));
+		cwnd = max_t(u64, cwnd, bbr2_param(CWND_MIN_TARGET));
 	}
 	cwnd = min_t(u64, cwnd, tp->snd_cwnd_clamp);
 	if (bbr->mode == BBR2_PROBE_RTT)	/* drain queue, refresh min_rtt */
@@ -520,11 +525,11 @@ static void bbr2_update_ack_aggregation(struct sock *sk,
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct bbr2 *bbr = inet_csk_ca(sk);
-	u32 win_rtts = bbr2_param(extra_acked_win_rtts);
+	u32 win_rtts = bbr2_param(EXTRA_ACKED_WIN_RTTS);
 	u32 epoch_us, extra_acked;
 	u64 expected_acked;
 
-	if (!bbr2_param(extra_acked_gain) || !bbr2_sample_is_valid(rs))
+	if (!bbr2_param(EXTRA_ACKED_GAIN) || !bbr2_sample_is_valid(rs))
 		return;
 
 	if (bbr->round_start) {
@@ -577,9 +582,9 @@ static bool bbr2_is_probing_bandwidth(const struct bbr2 *bbr)
 static bool bbr2_can_use_ecn(const struct sock *sk)
 {
 	const struct bbr2 *bbr = inet_csk_ca(sk);
-	u32 max_rtt_us = bbr2_param(ecn_max_rtt_us);
+	u32 max_rtt_us = bbr2_param(ECN_MAX_RTT_US);
 
-	return bbr2_param(ecn_enable) && bbr2_param(ecn_factor) &&
+	return bbr2_param(ECN_ENABLE) && bbr2_param(ECN_FACTOR) &&
 	       (tcp_sk(sk)->ecn_flags & TCP_ECN_OK) &&
 	       (!max_rtt_us || bbr->min_rtt_us <= max_rtt_us);
 }
@@ -590,11 +595,11 @@ static bool bbr2_is_inflight_too_high(const struct sock *sk,
 				      const struct bbr2_ack *ack)
 {
 	const struct bbr2 *bbr = inet_csk_ca(sk);
-	u32 ecn_thresh = bbr2_param(ecn_thresh);
+	u32 ecn_thresh = bbr2_param(ECN_THRESH);
 	u64 limit;
 
 	if (ack->lost && ack->tx_in_flight) {
-		limit = ((u64)ack->tx_in_flight * bbr2_param(loss_thresh)) >>
+		limit = ((u64)ack->tx_in_flight * bbr2_param(LOSS_THRESH)) >>
 			BBR_SCALE;
 		if (ack->lost > limit)
 			return true;
@@ -612,12 +617,12 @@ static bool bbr2_is_inflight_too_high(const struct sock *sk,
 static u32 bbr2_inflight_with_headroom(const struct sock *sk)
 {
 	const struct bbr2 *bbr = inet_csk_ca(sk);
-	u32 min_cwnd = bbr2_param(cwnd_min_target);
+	u32 min_cwnd = bbr2_param(CWND_MIN_TARGET);
 	u32 headroom;
 
 	if (bbr->inflight_hi == ~0U)
 		return ~0U;
-	headroom = ((u64)bbr->inflight_hi * bbr2_param(inflight_headroom)) >>
+	headroom = ((u64)bbr->inflight_hi * bbr2_param(INFLIGHT_HEADROOM)) >>
 		   BBR_SCALE;
 	headroom = max(headroom, 1U);
 	if (headroom >= bbr->inflight_hi)
@@ -639,7 +644,7 @@ static void bbr2_bound_cwnd_for_inflight_model(struct sock *sk)
 		 bbr->mode == BBR2_PROBE_BW)	/* i.e. CRUISE */
 		cap = bbr2_inflight_with_headroom(sk);
 	cap = min(cap, bbr->inflight_lo);
-	cap = max(cap, bbr2_param(cwnd_min_target));
+	cap = max(cap, bbr2_param(CWND_MIN_TARGET));
 	tcp_snd_cwnd_set(tp, min(cap, tcp_snd_cwnd(tp)));
 }
 
@@ -674,16 +679,16 @@ static void bbr2_adapt_lower_bounds(struct sock *sk)
 	if (bbr2_is_probing_bandwidth(bbr))
 		return;
 
-	if (bbr->ecn_in_round && bbr2_param(ecn_factor)) {
+	if (bbr->ecn_in_round && bbr2_param(ECN_FACTOR)) {
 		bbr2_init_lower_bounds(sk, false);
-		cut = BBR_UNIT - ((bbr->ecn_alpha * bbr2_param(ecn_factor)) >>
+		cut = BBR_UNIT - ((bbr->ecn_alpha * bbr2_param(ECN_FACTOR)) >>
 				  BBR_SCALE);
 		ecn_inflight_lo = ((u64)bbr->inflight_lo * cut) >> BBR_SCALE;
 	}
 
 	if (bbr->loss_in_round) {
 		bbr2_init_lower_bounds(sk, true);
-		cut = BBR_UNIT - bbr2_param(beta);
+		cut = BBR_UNIT - bbr2_param(BETA);
 		bbr->bw_lo = max_t(u32, bbr->bw_latest,
 				   ((u64)bbr->bw_lo * cut) >> BBR_SCALE);
 		bbr->inflight_lo = max_t(u32, bbr->inflight_latest,
@@ -746,9 +751,9 @@ static bool bbr2_has_elapsed_in_phase(const struct sock *sk, u32 interval_us)
 static void bbr2_pick_probe_wait(struct bbr2 *bbr)
 {
 	bbr->rounds_since_probe =
-		bbr2_random_below(bbr2_param(bw_probe_rand_rounds));
-	bbr->probe_wait_us = bbr2_param(bw_probe_base_us) +
-			     bbr2_random_below(bbr2_param(bw_probe_rand_us));
+		bbr2_random_below(bbr2_param(BW_PROBE_RAND_ROUNDS));
+	bbr->probe_wait_us = bbr2_param(BW_PROBE_BASE_US) +
+			     bbr2_random_below(bbr2_param(BW_PROBE_RAND_US));
 }
 
 /*
@@ -759,8 +764,8 @@ static void bbr2_pick_probe_wait(struct bbr2 *bbr)
 static bool bbr2_is_reno_coexistence_probe_time(const struct sock *sk)
 {
 	const struct bbr2 *bbr = inet_csk_ca(sk);
-	u32 rounds = bbr2_param(bw_probe_max_rounds);
-	u32 reno_gain = bbr2_param(bw_probe_reno_gain);
+	u32 rounds = bbr2_param(BW_PROBE_MAX_ROUNDS);
+	u32 reno_gain = bbr2_param(BW_PROBE_RENO_GAIN);
 	u64 reno_rounds;
 
 	if (reno_gain) {
@@ -872,7 +877,7 @@ static void bbr2_handle_inflight_too_high(struct sock *sk,
 	if (!rs->is_app_limited) {
 		held = ack->tx_in_flight - min(ack->lost, ack->tx_in_flight);
 		floor = ((u64)bbr2_target_inflight(sk) *
-			 (BBR_UNIT - bbr2_param(beta))) >> BBR_SCALE;
+			 (BBR_UNIT - bbr2_param(BETA))) >> BBR_SCALE;
 		bbr->inflight_hi = max(held, floor);
 	}
 	if (bbr->mode == BBR2_PROBE_BW && bbr->cycle_idx == BBR2_BW_PROBE_UP)
@@ -956,7 +961,7 @@ static bool bbr2_adapt_upper_bounds(struct sock *sk,
 static bool bbr2_check_time_to_probe_bw(struct sock *sk)
 {
 	struct bbr2 *bbr = inet_csk_ca(sk);
-	u32 reprobe_gain = bbr2_param(ecn_reprobe_gain);
+	u32 reprobe_gain = bbr2_param(ECN_REPROBE_GAIN);
 	u64 reprobe;
 
 	/*
@@ -990,7 +995,7 @@ static bool bbr2_check_time_to_cruise(const struct sock *sk, u32 inflight,
 	if (inflight > bbr2_inflight_with_headroom(sk))
 		return false;
 	is_under_bdp = inflight <= bbr2_inflight(sk, bw, BBR_UNIT);
-	if (bbr2_param(drain_to_target))
+	if (bbr2_param(DRAIN_TO_TARGET))
 		return is_under_bdp;
 	return is_under_bdp || bbr2_has_elapsed_in_phase(sk, bbr->min_rtt_us);
 }
@@ -1011,7 +1016,7 @@ static bool bbr2_is_bw_probe_done(struct sock *sk, const struct bbr2_ack *ack,
 	if (bbr2_is_v2())
 		return bbr2_has_elapsed_in_phase(sk, bbr->min_rtt_us) &&
 		       inflight >= bbr2_inflight(sk, bw,
-						 bbr2_param(bw_probe_pif_gain));
+						 bbr2_param(BW_PROBE_PIF_GAIN));
 	/* v3: while inflight_hi limits us, bw cannot plateau; else it did. */
 	if (tp->is_cwnd_limited && tcp_snd_cwnd(tp) >= bbr->inflight_hi) {
 		bbr2_reset_full_bw(bbr);
@@ -1083,8 +1088,8 @@ static void bbr2_handle_queue_too_high_in_startup(struct sock *sk)
 static void bbr2_check_ecn_too_high_in_startup(struct sock *sk, u32 ce_ratio)
 {
 	struct bbr2 *bbr = inet_csk_ca(sk);
-	u32 full_ecn_cnt = bbr2_param(full_ecn_cnt);
-	u32 ecn_thresh = bbr2_param(ecn_thresh);
+	u32 full_ecn_cnt = bbr2_param(FULL_ECN_CNT);
+	u32 ecn_thresh = bbr2_param(ECN_THRESH);
 
 	if (bbr2_full_bw_reached(bbr) || !bbr->ecn_eligible ||
 	    !full_ecn_cnt || !ecn_thresh)
@@ -1101,7 +1106,7 @@ static void bbr2_update_ecn_alpha(struct sock *sk, const struct rate_sample *rs,
 				  const struct bbr2_ack *ack)
 {
 	struct bbr2 *bbr = inet_csk_ca(sk);
-	u32 gain = bbr2_param(ecn_alpha_gain);
+	u32 gain = bbr2_param(ECN_ALPHA_GAIN);
 	u32 ce_ratio, alpha;
 
 	bbr->ecn_eligible = bbr2_can_use_ecn(sk);
@@ -1125,7 +1130,7 @@ static void bbr2_check_loss_too_high_in_startup(struct sock *sk,
 						const struct bbr2_ack *ack)
 {
 	struct bbr2 *bbr = inet_csk_ca(sk);
-	u32 full_loss_cnt = bbr2_param(full_loss_cnt);
+	u32 full_loss_cnt = bbr2_param(FULL_LOSS_CNT);
 
 	if (bbr2_full_bw_reached(bbr))
 		return;
@@ -1160,7 +1165,7 @@ static void bbr2_check_full_bw_reached(struct sock *sk,
 	if (bbr2_is_v2() && bbr2_full_bw_reached(bbr))
 		return;
 
-	bw_thresh = ((u64)bbr->full_bw * bbr2_param(full_bw_thresh)) >>
+	bw_thresh = ((u64)bbr->full_bw * bbr2_param(FULL_BW_THRESH)) >>
 		    BBR_SCALE;
 	if (ack->sample_bw >= bw_thresh) {
 		bbr2_reset_full_bw(bbr);
@@ -1171,7 +1176,7 @@ static void bbr2_check_full_bw_reached(struct sock *sk,
 		return;
 	if (bbr->full_bw_cnt < 7)
 		bbr->full_bw_cnt++;
-	bbr->full_bw_now = bbr->full_bw_cnt >= bbr2_param(full_bw_cnt);
+	bbr->full_bw_now = bbr->full_bw_cnt >= bbr2_param(FULL_BW_CNT);
 	bbr->full_bw_reached |= bbr->full_bw_now;
 }
 
@@ -1238,8 +1243,8 @@ static void bbr2_check_probe_rtt_done(struct sock *sk)
 
 static u32 bbr2_probe_rtt_win_jiffies(void)
 {
-	u32 win_ms = min(bbr2_param(probe_rtt_win_ms),
-			 bbr2_param(min_rtt_win_sec) * MSEC_PER_SEC);
+	u32 win_ms = min(bbr2_param(PROBE_RTT_WIN_MS),
+			 bbr2_param(MIN_RTT_WIN_SEC) * MSEC_PER_SEC);
 
 	return msecs_to_jiffies(win_ms);
 }
@@ -1257,7 +1262,7 @@ static void bbr2_update_min_rtt(struct sock *sk, const struct rate_sample *rs)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct bbr2 *bbr = inet_csk_ca(sk);
-	u32 probe_rtt_mode_ms = bbr2_param(probe_rtt_mode_ms);
+	u32 probe_rtt_mode_ms = bbr2_param(PROBE_RTT_MODE_MS);
 	bool probe_rtt_expired, min_rtt_expired;
 	u32 done;
 
@@ -1271,7 +1276,7 @@ static void bbr2_update_min_rtt(struct sock *sk, const struct rate_sample *rs)
 		bbr->probe_rtt_min_stamp = tcp_jiffies32;
 	}
 	min_rtt_expired = after(tcp_jiffies32, bbr->min_rtt_stamp +
-				bbr2_param(min_rtt_win_sec) * HZ);
+				bbr2_param(MIN_RTT_WIN_SEC) * HZ);
 	if (bbr->probe_rtt_min_us <= bbr->min_rtt_us || min_rtt_expired) {
 		bbr->min_rtt_us = bbr->probe_rtt_min_us;
 		bbr->min_rtt_stamp = bbr->probe_rtt_min_stamp;
@@ -1395,7 +1400,7 @@ void bbr2_init(struct sock *sk)
 	bbr->inflight_hi = ~0U;
 	bbr->undo_inflight_hi = ~0U;
 	bbr->ack_phase = BBR2_ACKS_INIT;
-	bbr->ecn_alpha = bbr2_param(ecn_alpha_init);
+	bbr->ecn_alpha = bbr2_param(ECN_ALPHA_INIT);
 
 	/* BBR needs pacing: ask TCP to pace if no fq qdisc does it. */
 	cmpxchg(&sk->sk_pacing_status, SK_PACING_NONE, SK_PACING_NEEDED);
@@ -1424,7 +1429,7 @@ u32 bbr2_undo_cwnd(struct sock *sk)
 
 	bbr2_reset_full_bw(bbr);	/* the slowdown was not the pipe */
 	bbr->loss_in_round = 0;
-	if (!bbr2_param(undo))
+	if (!bbr2_param(UNDO))
 		return tcp_snd_cwnd(tp);
 	bbr2_reset_lower_bounds(bbr);
 	bbr->inflight_hi = max(bbr->inflight_hi, bbr->undo_inflight_hi);
