@@ -425,26 +425,35 @@ static u32 bbr2_bw_sample(const struct rate_sample *rs)
 	return min_t(u64, bw, U32_MAX);
 }
 
+static u32 bbr2_add_sat(u32 a, u32 b)
+{
+	return a + b < a ? U32_MAX : a + b;
+}
+
 /*
  * Stock kernels tell us how many packets each ACK marked lost, but not, as
  * Google's patched kernel does per lost skb, how much was in flight when
  * they were sent.  So loss is judged over the loss round: packets lost since
- * it began, against the flight they came out of, which is at least what
- * was in flight before this ACK and at least what the round has resolved.
+ * it began, against the flight they came out of.  That flight is at least
+ * what is in flight now (rs->prior_in_flight), what the round has resolved
+ * (delivered + lost), and what was delivered while the ACKed packet was in
+ * flight (rs->delivered) plus the losses -- the last matters when inflight
+ * has just been cut (PROBE_BW DOWN, PROBE_RTT) and the losses reported now
+ * come from the larger flight of the probe before.
  */
 static void bbr2_ack_init(const struct sock *sk, const struct rate_sample *rs,
 			  struct bbr2_ack *ack)
 {
 	const struct tcp_sock *tp = tcp_sk(sk);
 	const struct bbr2 *bbr = inet_csk_ca(sk);
-	u32 resolved;
+	u32 resolved, sampled;
 
 	ack->sample_bw = bbr2_bw_sample(rs);
 	ack->lost = tp->lost - bbr->loss_round_lost;
-	resolved = tp->delivered - bbr->loss_round_delivered;
-	resolved = resolved + ack->lost < resolved ? U32_MAX :
-		   resolved + ack->lost;
-	ack->tx_in_flight = max(rs->prior_in_flight, resolved);
+	resolved = bbr2_add_sat(tp->delivered - bbr->loss_round_delivered,
+				ack->lost);
+	sampled = bbr2_add_sat(max_t(s32, rs->delivered, 0), ack->lost);
+	ack->tx_in_flight = max3(rs->prior_in_flight, resolved, sampled);
 	ack->delivered_ce = bbr2_rs_delivered_ce(rs);
 }
 
@@ -1243,8 +1252,8 @@ static void bbr2_check_probe_rtt_done(struct sock *sk)
 
 static u32 bbr2_probe_rtt_win_jiffies(void)
 {
-	u32 win_ms = min(bbr2_param(PROBE_RTT_WIN_MS),
-			 bbr2_param(MIN_RTT_WIN_SEC) * MSEC_PER_SEC);
+	u32 win_ms = min_t(u32, bbr2_param(PROBE_RTT_WIN_MS),
+			   bbr2_param(MIN_RTT_WIN_SEC) * MSEC_PER_SEC);
 
 	return msecs_to_jiffies(win_ms);
 }

@@ -1,0 +1,3 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Userspace shim: nothing a congestion control needs from here. */
+#include <linux/kernel.h>

@@ -1,0 +1,3 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#include <linux/time64.h>
+#include <linux/ktime.h>
