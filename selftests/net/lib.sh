@@ -1,0 +1,673 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Shared helpers for the tcp_bbr2 behavioural selftests.
+#
+# A test sources this file, builds a dumbbell, runs iperf3 flows with each
+# congestion control in $CCS, prints the numbers side by side as TAP comments
+# and asserts ratios against the configured link or against baselines measured
+# in the same run.  Output is KTAP ("TAP version 13", "ok N desc",
+# "not ok N desc", "ok N desc # SKIP why", plan and totals at the end); the
+# exit code follows kselftest: 0 pass, 1 fail, 4 skip.
+#
+# The dumbbell (all addresses private, all traffic inside namespaces):
+#
+#   snd --veth-- r1 --veth-- r2 --veth-- rcv
+#   fq           netem        tbf / htb at RATE, queue BUF_BDP x BDP
+#   (pacing)     delay RTT,   [+ fq_codel ce_threshold | red ecn]
+#                loss, jitter
+#
+# Data flows snd -> rcv; every qdisc sits on the data direction, ACKs return
+# unshaped.  netem's own limit is huge so that the only queue that can
+# overflow is the bottleneck's.
+
+set -o pipefail
+export LC_ALL=C
+
+NET_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+NETTOOL="python3 $NET_DIR/nettool.py"
+
+readonly KSFT_PASS=0
+readonly KSFT_FAIL=1
+readonly KSFT_SKIP=4
+
+# Congestion controls under test; bbr = the kernel's BBRv1 (tcp_bbr),
+# bbr2 = this project's module.
+CCS=${CCS:-"bbr2 bbr cubic"}
+# BBR-family CCs: the behaviour claims of BBRv2/v3 are asserted for bbr2;
+# bbr (v1) is measured beside it as the reference it must improve on.
+BBR2_CC=${BBR2_CC:-bbr2}
+BBR2_MODULE=${BBR2_MODULE:-tcp_bbr2}
+
+TEST_NAME=${TEST_NAME:-$(basename "$0" .sh)}
+RESULTS_DIR=${RESULTS_DIR:-/tmp/bbr2-selftests}
+TEST_OUT=$RESULTS_DIR/$TEST_NAME
+mkdir -p "$TEST_OUT"
+
+# ----------------------------------------------------------------- KTAP ---
+
+_ktap_nr=0
+_ktap_pass=0
+_ktap_fail=0
+_ktap_skip=0
+
+ktap_header()
+{
+	echo "TAP version 13"
+	echo "# $TEST_NAME"
+}
+
+ktap_info()
+{
+	local line
+
+	while IFS= read -r line; do
+		echo "# $line"
+	done <<<"$*"
+}
+
+ktap_pass()
+{
+	_ktap_nr=$((_ktap_nr + 1))
+	_ktap_pass=$((_ktap_pass + 1))
+	echo "ok $_ktap_nr $*"
+}
+
+ktap_fail()
+{
+	_ktap_nr=$((_ktap_nr + 1))
+	_ktap_fail=$((_ktap_fail + 1))
+	echo "not ok $_ktap_nr $*"
+}
+
+# ktap_skip DESC REASON
+ktap_skip()
+{
+	_ktap_nr=$((_ktap_nr + 1))
+	_ktap_skip=$((_ktap_skip + 1))
+	echo "ok $_ktap_nr $1 # SKIP $2"
+}
+
+# ktap_result DESC CMD...: ok if CMD succeeds
+ktap_result()
+{
+	local desc=$1
+
+	shift
+	if "$@"; then
+		ktap_pass "$desc"
+	else
+		ktap_fail "$desc"
+	fi
+}
+
+# ktap_finished: plan, totals, kselftest exit code.  Never returns.
+ktap_finished()
+{
+	echo "1..$_ktap_nr"
+	echo "# Totals: pass:$_ktap_pass fail:$_ktap_fail xfail:0 xpass:0 skip:$_ktap_skip error:0"
+	if [ "$_ktap_fail" -gt 0 ]; then
+		exit $KSFT_FAIL
+	elif [ "$_ktap_pass" -eq 0 ] && [ "$_ktap_skip" -gt 0 ]; then
+		exit $KSFT_SKIP
+	fi
+	exit $KSFT_PASS
+}
+
+# ktap_skip_all REASON: the whole test cannot run here
+ktap_skip_all()
+{
+	ktap_header
+	echo "1..0 # SKIP $*"
+	exit $KSFT_SKIP
+}
+
+# ------------------------------------------------------------- numbers ---
+
+# fcmp EXPR: floating point comparison, e.g. fcmp "$a >= 0.8 * $b"
+fcmp()
+{
+	awk "BEGIN { exit !($*) }" </dev/null
+}
+
+# fcalc EXPR: print a floating point result with 2 decimals
+fcalc()
+{
+	awk "BEGIN { printf \"%.2f\", $* }" </dev/null
+}
+
+# check DESC EXPR: one TAP line asserting a numeric relation; the expression
+# with its values is printed so a failure explains itself.
+check()
+{
+	local desc=$1 expr=$2
+
+	if fcmp "$expr"; then
+		ktap_pass "$desc"
+	else
+		ktap_info "FAILED: $desc: $expr"
+		ktap_fail "$desc"
+	fi
+}
+
+# jain X...: Jain's fairness index
+jain()
+{
+	$NETTOOL jain "$@"
+}
+
+# -------------------------------------------------------- environment ---
+
+require_root()
+{
+	[ "$(id -u)" -eq 0 ] || ktap_skip_all "needs root"
+}
+
+require_cmds()
+{
+	local c
+
+	for c in "$@"; do
+		command -v "$c" >/dev/null 2>&1 ||
+			ktap_skip_all "missing '$c' (run selftests/setup-deps.sh)"
+	done
+}
+
+# cc_available CC: is CC registered with the running kernel?
+cc_available()
+{
+	grep -qw -- "$1" /proc/sys/net/ipv4/tcp_available_congestion_control
+}
+
+# cc_skip_reason CC: print why CC cannot be tested (empty if it can)
+cc_skip_reason()
+{
+	local cc=$1
+
+	cc_available "$cc" && return 0
+	if [ "$cc" = "$BBR2_CC" ]; then
+		echo "$BBR2_MODULE not loaded (run-suite.sh loads it from BBR2_KO)"
+	else
+		echo "congestion control '$cc' not available (modprobe tcp_$cc?)"
+	fi
+}
+
+# -------------------------------------------------------------- cleanup ---
+
+_cleanup_fns=()
+_bg_pids=()
+
+on_exit()
+{
+	_cleanup_fns+=("$1")
+}
+
+bg_track()
+{
+	_bg_pids+=("$1")
+}
+
+_run_cleanup()
+{
+	local rc=$? i pid
+
+	trap - EXIT INT TERM
+	for pid in "${_bg_pids[@]}"; do
+		kill "$pid" 2>/dev/null
+	done
+	for ((i = ${#_cleanup_fns[@]} - 1; i >= 0; i--)); do
+		${_cleanup_fns[i]} 2>/dev/null
+	done
+	exit "$rc"
+}
+trap _run_cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# --------------------------------------------------------------- dmesg ---
+
+DMESG_MARK=""
+
+# dmesg_mark: remember where this test's kernel log starts
+dmesg_mark()
+{
+	DMESG_MARK="bbr2-selftest: begin $TEST_NAME $$ $(date +%s%N)"
+	echo "$DMESG_MARK" >/dev/kmsg 2>/dev/null || DMESG_MARK=""
+}
+
+DMESG_BAD='Oops|WARNING:|BUG:|kernel BUG|general protection|soft lockup|hard LOCKUP|hung task|blocked for more than|RCU stall|detected stall|double fault|Kernel panic|refcount_t:|UBSAN:|KASAN:'
+
+# dmesg_check: one TAP line; fails on any kernel complaint logged since
+# dmesg_mark
+dmesg_check()
+{
+	local log bad
+
+	if [ -z "$DMESG_MARK" ]; then
+		ktap_skip "kernel log clean" "cannot write /dev/kmsg"
+		return
+	fi
+	log=$(dmesg | awk -v m="$DMESG_MARK" 'found { print } index($0, m) { found = 1 }')
+	printf '%s\n' "$log" >"$TEST_OUT/dmesg.log"
+	bad=$(printf '%s\n' "$log" | grep -E "$DMESG_BAD" | head -n 20)
+	if [ -n "$bad" ]; then
+		ktap_info "kernel complained during $TEST_NAME:"
+		ktap_info "$bad"
+		ktap_fail "kernel log clean"
+	else
+		ktap_pass "kernel log clean"
+	fi
+}
+
+# ------------------------------------------------------------ dumbbell ---
+
+NS_PREFIX="bb$$"
+NS_SND=$NS_PREFIX-snd
+NS_R1=$NS_PREFIX-r1
+NS_R2=$NS_PREFIX-r2
+NS_RCV=$NS_PREFIX-rcv
+RCV_IP=10.0.3.2
+MTU_BYTES=1514
+
+# Configuration of the current dumbbell, set by dumbbell_setup
+DB_RATE=0		# Mbit/s
+DB_RTT=0		# ms, base round-trip time
+DB_LOSS=0		# %, random loss on the data path
+DB_BUF_BDP=0		# bottleneck queue in BDPs
+DB_AQM=""		# "", fq_codel or red
+DB_BDP_BYTES=0
+DB_BUF_BYTES=0
+# Knobs
+DB_JITTER_MS=${DB_JITTER_MS:-0}
+DB_CE_THRESHOLD_MS=${DB_CE_THRESHOLD_MS:-2}
+DB_BURST_US=${DB_BURST_US:-4000}	# token bucket depth in time: TCG timers fire late, a 1 ms bucket loses ~15 % of a 20 Mbit/s link
+DB_SHAPER=${DB_SHAPER:-tbf}		# tbf or htb
+DB_ECN=${DB_ECN:-}			# net.ipv4.tcp_ecn in snd/rcv if set
+
+_ns()
+{
+	local ns=$1
+
+	shift
+	ip netns exec "$ns" "$@"
+}
+
+in_snd() { _ns "$NS_SND" "$@"; }
+in_rcv() { _ns "$NS_RCV" "$@"; }
+in_r1() { _ns "$NS_R1" "$@"; }
+in_r2() { _ns "$NS_R2" "$@"; }
+
+dumbbell_teardown()
+{
+	local ns pids
+
+	for ns in "$NS_SND" "$NS_R1" "$NS_R2" "$NS_RCV"; do
+		# no process may outlive its namespace: a leftover sampler or
+		# iperf3 would hold the suite's output pipe open and eat CPU
+		pids=$(ip netns pids "$ns" 2>/dev/null)
+		# shellcheck disable=SC2086 # a list of pids
+		[ -n "$pids" ] && kill $pids 2>/dev/null
+		ip netns del "$ns" 2>/dev/null
+	done
+	return 0
+}
+
+# _nsrun NS: run the shell script on stdin inside NS in one process.  Under
+# emulation every exec costs ~0.1-0.3 s, so each namespace is configured by
+# one bash with sysctls written by builtins and one `ip -batch`/`tc -batch`.
+_nsrun()
+{
+	ip netns exec "$1" bash -e -s
+}
+
+# _veth NS_A DEV_A NS_B DEV_B: a veth pair between two namespaces
+_veth()
+{
+	ip link add "$2" netns "$1" type veth peer name "$4" netns "$3"
+}
+
+# _addr DEV ADDR4 NET6: `ip -batch` lines addressing a link
+_addr()
+{
+	printf 'addr add %s/24 dev %s\n' "$2" "$1"
+	printf 'addr add %s::%s/64 dev %s nodad\n' "$3" "${2##*.}" "$1"
+	printf 'link set %s up\n' "$1"
+}
+
+# dumbbell_setup RATE_MBIT RTT_MS LOSS_PCT BUF_BDP [AQM]
+#   AQM: "" (tail drop), "fq_codel" (CE marks above DB_CE_THRESHOLD_MS, ecn)
+#        or "red" (ecn marking)
+dumbbell_setup()
+{
+	local rate=$1 rtt=$2 loss=$3 bufbdp=$4 aqm=${5:-}
+	local burst netem_limit jitter="" pkts ns aqm_cmd="" shaper_cmd host_cmd
+	local fwd_cmd
+
+	DB_RATE=$rate DB_RTT=$rtt DB_LOSS=$loss DB_BUF_BDP=$bufbdp DB_AQM=$aqm
+	DB_BDP_BYTES=$(awk "BEGIN { printf \"%d\", $rate * 125 * $rtt }")
+	DB_BUF_BYTES=$(awk "BEGIN { b = $bufbdp * $DB_BDP_BYTES; if (b < 2 * $MTU_BYTES) b = 2 * $MTU_BYTES; printf \"%d\", b }")
+	burst=$(awk "BEGIN { b = $rate * 1e6 / 8 * $DB_BURST_US / 1e6; if (b < 2 * $MTU_BYTES) b = 2 * $MTU_BYTES; printf \"%d\", b }")
+	# generous: all of the BDP and the buffer, ten times over
+	netem_limit=$(( (DB_BDP_BYTES + DB_BUF_BYTES) * 10 / MTU_BYTES + 1000 ))
+	[ "$DB_JITTER_MS" != 0 ] && jitter="${DB_JITTER_MS}ms distribution normal"
+	pkts=$(( DB_BUF_BYTES / MTU_BYTES + 1 ))
+
+	if [ "$DB_SHAPER" = htb ]; then
+		shaper_cmd="qdisc replace dev r2b root handle 1: htb default 1
+class add dev r2b parent 1: classid 1:1 htb rate ${rate}mbit burst $burst cburst $burst"
+		[ -z "$aqm" ] && shaper_cmd+="
+qdisc add dev r2b parent 1:1 handle 10: bfifo limit $DB_BUF_BYTES"
+	else
+		shaper_cmd="qdisc replace dev r2b root handle 1: tbf rate ${rate}mbit burst $burst limit $DB_BUF_BYTES"
+	fi
+	case "$aqm" in
+	"") ;;
+	fq_codel)
+		aqm_cmd="qdisc add dev r2b parent 1:1 handle 10: fq_codel limit $pkts memory_limit $((DB_BUF_BYTES * 4)) ecn ce_threshold ${DB_CE_THRESHOLD_MS}ms"
+		;;
+	red)
+		local min max
+		min=$(( DB_BUF_BYTES / 6 > 3 * MTU_BYTES ? DB_BUF_BYTES / 6 : 3 * MTU_BYTES ))
+		max=$(( min * 3 ))
+		aqm_cmd="qdisc add dev r2b parent 1:1 handle 10: red limit $(( DB_BUF_BYTES > 4 * max ? DB_BUF_BYTES : 4 * max )) min $min max $max avpkt 1500 burst $(( (2 * min + max) / (3 * 1500) + 1 )) probability 0.2 bandwidth ${rate}mbit ecn"
+		;;
+	*)
+		echo "dumbbell_setup: unknown AQM '$aqm'" >&2
+		return 1
+		;;
+	esac
+	# end hosts: no cached ssthresh/RTT between the flows of one test;
+	# windows never the limit (8 BDP at 50 Mbit/s, 100 ms is 5 MB)
+	host_cmd="echo 1 > /proc/sys/net/ipv4/tcp_no_metrics_save
+echo '4096 131072 33554432' > /proc/sys/net/ipv4/tcp_rmem
+echo '4096 16384 33554432' > /proc/sys/net/ipv4/tcp_wmem"
+	[ -n "$DB_ECN" ] && host_cmd+="
+echo $DB_ECN > /proc/sys/net/ipv4/tcp_ecn"
+	fwd_cmd="echo 1 > /proc/sys/net/ipv4/ip_forward
+echo 1 > /proc/sys/net/ipv6/conf/all/forwarding"
+
+	dumbbell_teardown
+	on_exit dumbbell_teardown
+	for ns in "$NS_SND" "$NS_R1" "$NS_R2" "$NS_RCV"; do
+		ip netns add "$ns" || return 1
+	done
+	_veth "$NS_SND" s0 "$NS_R1" r1a &&
+	_veth "$NS_R1" r1b "$NS_R2" r2a &&
+	_veth "$NS_R2" r2b "$NS_RCV" c0 || return 1
+
+	# sender: fq for pacing; one wire-sized packet per skb (no TSO/GSO),
+	# so netem loses segments, not bursts, and queue sizes in bytes mean
+	# what they say (forwarding hops do no GRO by default)
+	_nsrun "$NS_SND" <<-EOF || return 1
+	$host_cmd
+	ethtool -K s0 tso off gso off >/dev/null 2>&1 || true
+	ip -batch - <<IP
+	link set lo up
+	$(_addr s0 10.0.1.1 fd00:1)
+	route add default via 10.0.1.2
+	route add ::/0 via fd00:1::2
+	IP
+	tc qdisc replace dev s0 root fq
+	EOF
+	# r1: the path's delay and random loss, on the data direction
+	_nsrun "$NS_R1" <<-EOF || return 1
+	$fwd_cmd
+	ip -batch - <<IP
+	link set lo up
+	$(_addr r1a 10.0.1.2 fd00:1)
+	$(_addr r1b 10.0.2.1 fd00:2)
+	route add 10.0.3.0/24 via 10.0.2.2
+	route add fd00:3::/64 via fd00:2::2
+	IP
+	tc qdisc replace dev r1b root netem limit $netem_limit delay ${rtt}ms $jitter loss ${loss}%
+	EOF
+	# r2: the bottleneck
+	_nsrun "$NS_R2" <<-EOF || return 1
+	$fwd_cmd
+	ip -batch - <<IP
+	link set lo up
+	$(_addr r2a 10.0.2.2 fd00:2)
+	$(_addr r2b 10.0.3.1 fd00:3)
+	route add 10.0.1.0/24 via 10.0.2.1
+	route add fd00:1::/64 via fd00:2::1
+	IP
+	tc -batch - <<TC
+	$shaper_cmd
+	$aqm_cmd
+	TC
+	EOF
+	_nsrun "$NS_RCV" <<-EOF || return 1
+	$host_cmd
+	ip -batch - <<IP
+	link set lo up
+	$(_addr c0 10.0.3.2 fd00:3)
+	route add default via 10.0.3.1
+	route add ::/0 via fd00:3::1
+	IP
+	EOF
+	# the path answers before any flow starts
+	in_snd ping -c 1 -W 5 "$RCV_IP" >/dev/null || return 1
+	return 0
+}
+
+# dumbbell_set_loss PCT: change the random loss of the current dumbbell
+dumbbell_set_loss()
+{
+	local limit
+
+	limit=$(( (DB_BDP_BYTES + DB_BUF_BYTES) * 10 / MTU_BYTES + 1000 ))
+	in_r1 tc qdisc change dev r1b root netem limit "$limit" \
+		delay "${DB_RTT}ms" loss "${1}%" && DB_LOSS=$1
+}
+
+dumbbell_describe()
+{
+	echo "dumbbell ${DB_RATE}Mbit/s rtt ${DB_RTT}ms loss ${DB_LOSS}% buffer ${DB_BUF_BDP}BDP=${DB_BUF_BYTES}B${DB_AQM:+ aqm $DB_AQM}"
+}
+
+# goodput_ceiling RATE_MBIT: the most TCP payload a RATE link can carry
+# (1448 payload bytes per 1514-byte frame on the wire)
+goodput_ceiling()
+{
+	fcalc "$1 * 1448 / $MTU_BYTES"
+}
+
+# bdp_pkts: BDP of the current dumbbell in full-sized segments
+bdp_pkts()
+{
+	echo $(( DB_BDP_BYTES / 1448 ))
+}
+
+# bottleneck_stats: the bottleneck qdiscs' counters (drops, marks)
+bottleneck_stats()
+{
+	in_r2 tc -s qdisc show dev r2b
+}
+
+# -------------------------------------------------------------- iperf3 ---
+
+_port=5300
+
+# iperf_server PORT: one-shot iperf3 server in rcv, in the background
+iperf_server()
+{
+	local port=$1 i log=$TEST_OUT/server-$1.log
+
+	: >"$log"
+	# ip netns exec execs iperf3: $! is iperf3 itself
+	ip netns exec "$NS_RCV" iperf3 -s -1 -p "$port" --forceflush \
+		</dev/null >"$log" 2>&1 &
+	bg_track $!
+	for i in $(seq 100); do
+		grep -q "listening" "$log" && return 0
+		sleep 0.05
+	done
+	echo "iperf3 server on port $port did not start" >&2
+	return 1
+}
+
+# iperf_server_next: start a one-shot server on a fresh port; the port is
+# left in IPERF_PORT
+IPERF_PORT=0
+iperf_server_next()
+{
+	_port=$((_port + 1))
+	IPERF_PORT=$_port
+	iperf_server "$IPERF_PORT"
+}
+
+# iperf_client OUT CC SECS PORT [iperf3 args...]: one iperf3 run snd -> rcv
+# with congestion control CC ("" = the namespace's default), JSON in OUT
+iperf_client()
+{
+	local out=$1 cc=$2 secs=$3 port=$4
+
+	shift 4
+	in_snd iperf3 -c "$RCV_IP" -p "$port" ${cc:+-C "$cc"} -t "$secs" -J "$@" \
+		>"$out" 2>"$out.err"
+}
+
+# iperf_flow OUT CC SECS [iperf3 args...]: server + client, foreground
+iperf_flow()
+{
+	local out=$1 cc=$2 secs=$3
+
+	shift 3
+	iperf_server_next || return 1
+	iperf_client "$out" "$cc" "$secs" "$IPERF_PORT" "$@"
+}
+
+# iperf_summary OUT: "goodput_mbit retrans retrans_pct bytes_sent"
+iperf_summary()
+{
+	$NETTOOL iperf "$1"
+}
+
+# ----------------------------------------------------- TCP state sampling ---
+
+_sampler_pid=""
+
+# tcp_sampler_start FILE [PERIOD_S]: sample the `ss -ti` state (cwnd, srtt,
+# bbr:(bw,mrtt,pacing_gain,cwnd_gain)) of every socket from snd towards rcv
+# into FILE (see tcpsample.py; one process, no exec per sample)
+tcp_sampler_start()
+{
+	local file=$1 period=${2:-0.05}
+
+	# ip netns exec execs python: $! is the sampler itself, and it holds
+	# none of the test's output descriptors
+	ip netns exec "$NS_SND" python3 "$NET_DIR/tcpsample.py" "$RCV_IP" "$period" \
+		"$file" </dev/null >/dev/null 2>&1 &
+	_sampler_pid=$!
+	bg_track "$_sampler_pid"
+}
+
+tcp_sampler_stop()
+{
+	[ -n "$_sampler_pid" ] && kill "$_sampler_pid" 2>/dev/null
+	wait "$_sampler_pid" 2>/dev/null
+	_sampler_pid=""
+	return 0
+}
+
+# qdelay FILE: "median_ms p90_ms median_cwnd samples": queueing delay
+# (smoothed RTT minus the configured base RTT) of the data sockets over the
+# second half of a sample FILE
+qdelay()
+{
+	local med p90 cwnd n
+
+	read -r med p90 cwnd n < <($NETTOOL ss-rtt "$1" 0.5)
+	echo "$(fcalc "$med - $DB_RTT") $(fcalc "$p90 - $DB_RTT") $cwnd $n"
+}
+
+# ss_snapshot FILE: append a human-readable `ss -tin` of snd to FILE
+ss_snapshot()
+{
+	{ echo "@ $(date +%s.%N)"; in_snd ss -tin dst "$RCV_IP"; } >>"$1" 2>&1
+}
+
+# ------------------------------------------------------------ capacity ---
+
+CAPACITY_FRACTION=${CAPACITY_FRACTION:-0.85}
+CAPACITY_SECS=${CAPACITY_SECS:-8}
+CAPACITY_RTT=${CAPACITY_RTT:-20}
+# a few flows: their sum is smooth, so the number is the machine's, not one
+# cubic sawtooth's
+CAPACITY_FLOWS=${CAPACITY_FLOWS:-4}
+
+CAPACITY_TRIES=${CAPACITY_TRIES:-3}
+CAPACITY_WAIT=${CAPACITY_WAIT:-20}
+
+# _capacity_measure RATE FLOWS OUT: print the steady-state cubic throughput
+# (the first 2 s of ramp-up left out: this measures the machine, not cubic)
+# through a clean dumbbell (CAPACITY_RTT, no loss, 2 BDP); leaves no
+# dumbbell behind
+_capacity_measure()
+{
+	local rate=$1 flows=$2 out=$3
+
+	dumbbell_setup "$rate" "$CAPACITY_RTT" 0 2 || return 1
+	if ! iperf_flow "$out" cubic "$CAPACITY_SECS" -P "$flows"; then
+		ktap_info "$(head -c 400 "$out.err" "$out" 2>/dev/null)"
+		dumbbell_teardown
+		return 1
+	fi
+	dumbbell_teardown
+	$NETTOOL iperf-window "$out" 2 "$CAPACITY_SECS" 0
+}
+
+# capacity_check RATE_MBIT [FLOWS] [WHEN (one word)]: prove the emulated link, not the
+# CPU, is the bottleneck at RATE: cubic must carry >= CAPACITY_FRACTION of
+# RATE.  A busy host is usually busy for a while only, so a failed
+# measurement is repeated up to CAPACITY_TRIES times, CAPACITY_WAIT s apart,
+# before the check fails (loudly).  Returns non-zero on failure.
+capacity_check()
+{
+	local rate=$1 flows=${2:-$CAPACITY_FLOWS} when=${3:-before} g try out
+	local desc="capacity ${rate}Mbit/s, $flows flows, $when: emulator is not the bottleneck"
+
+	for try in $(seq "$CAPACITY_TRIES"); do
+		out=$TEST_OUT/capacity-$when-P$flows-$try.json
+		if ! g=$(_capacity_measure "$rate" "$flows" "$out"); then
+			ktap_fail "$desc (setup or iperf3 failed)"
+			return 1
+		fi
+		ktap_info "capacity: cubic x$flows ${g} Mbit/s through ${rate} Mbit/s ${CAPACITY_RTT} ms (need >= ${CAPACITY_FRACTION}x)"
+		if fcmp "$g >= $CAPACITY_FRACTION * $rate"; then
+			ktap_pass "$desc"
+			return 0
+		fi
+		[ "$try" -lt "$CAPACITY_TRIES" ] &&
+			ktap_info "host busy? measuring again in ${CAPACITY_WAIT}s"
+		sleep "$CAPACITY_WAIT"
+	done
+	ktap_info "************************************************************"
+	ktap_info "CAPACITY CHECK FAILED: ${g} Mbit/s < ${CAPACITY_FRACTION} x ${rate} Mbit/s."
+	ktap_info "The emulated CPU, not the bottleneck link, limits throughput;"
+	ktap_info "numbers from this run would be meaningless. Run on an idle host."
+	ktap_info "************************************************************"
+	ktap_fail "$desc"
+	return 1
+}
+
+# capacity_recheck RATE_MBIT: after the scenarios, prove the host stayed
+# quiet while they ran (one measurement, no retries: it is too late to wait)
+capacity_recheck()
+{
+	CAPACITY_TRIES=1 CAPACITY_WAIT=0 capacity_check "$1" "$CAPACITY_FLOWS" after
+}
+
+# --------------------------------------------------------------- table ---
+
+# table_row COLUMNS...: one row of the results table, as a TAP comment
+table_row()
+{
+	local fmt="" c
+
+	for c in "$@"; do
+		fmt+="%-12s "
+	done
+	# shellcheck disable=SC2059 # the format is built above
+	ktap_info "$(printf "$fmt" "$@")"
+}

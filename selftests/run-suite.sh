@@ -1,0 +1,142 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Entry point of the tcp_bbr2 selftests.  Runs as root inside the test VM
+# (selftests/vm/vm-run) or directly on a host that can load modules.
+#
+#   BBR2_KO=/path/tcp_bbr2.ko  module to insmod (default: ../tcp_bbr2.ko or
+#                              ../src/tcp_bbr2.ko if built; already loaded
+#                              is fine; absent -> bbr2 parts SKIP)
+#   CCS="bbr2 bbr cubic"       congestion controls compared in each scenario
+#   TESTS="a b"                run only these tests (names with or without .sh)
+#   RESULTS_DIR=dir            logs (default selftests/results/<timestamp>)
+#   TEST_TIMEOUT=400           seconds per test
+#
+# Output: nested KTAP, one subtest per script; exit 0 only if nothing failed.
+
+set -uo pipefail
+export LC_ALL=C
+
+SELFTESTS=$(cd "$(dirname "$0")" && pwd)
+REPO=$(cd "$SELFTESTS/.." && pwd)
+NET=$SELFTESTS/net
+
+export CCS=${CCS:-"bbr2 bbr cubic"}
+RESULTS_DIR=${RESULTS_DIR:-$SELFTESTS/results/$(date +%Y%m%d-%H%M%S)}
+export RESULTS_DIR
+TEST_TIMEOUT=${TEST_TIMEOUT:-400}
+
+# Functional tests of the module, then the bed's own capacity proof, then the
+# behavioural scenarios (which are only meaningful if the capacity holds).
+FUNCTIONAL_TESTS="
+	bbr2_module_loads_and_unloads
+	bbr2_selectable_by_sysctl_route_and_socket
+	bbr2_params_accept_valid_reject_invalid
+"
+CAPACITY_TEST=link_capacity_not_cpu_bound
+BEHAVIOUR_TESTS="
+	loss_up_to_1pct_keeps_link
+	shallow_buffer_16_flows_few_retransmits
+	deep_buffer_keeps_queue_short
+	late_flow_converges_to_fair_share
+	coexists_with_cubic
+	probe_rtt_every_5s
+	ecn_lowers_delay_and_retransmits
+"
+# shellcheck disable=SC2086,SC2116 # flatten the word lists
+ALL_TESTS=$(echo $FUNCTIONAL_TESTS $CAPACITY_TEST $BEHAVIOUR_TESTS)
+TESTS=${TESTS:-$ALL_TESTS}
+
+mkdir -p "$RESULTS_DIR"
+SUMMARY=$RESULTS_DIR/summary.txt
+: >"$SUMMARY"
+
+say() { echo "# $*"; }
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "run-suite.sh: must run as root (inside the VM, or with sudo)" >&2
+	exit 4
+fi
+for c in ip tc ss iperf3 python3 ethtool modprobe insmod rmmod; do
+	if ! command -v "$c" >/dev/null; then
+		echo "run-suite.sh: '$c' missing; run selftests/setup-deps.sh" >&2
+		exit 4
+	fi
+done
+
+echo "TAP version 13"
+say "tcp_bbr2 selftests on $(uname -r) ($(nproc) cpus), CCS='$CCS'"
+say "results: $RESULTS_DIR"
+
+for m in tcp_bbr sch_netem sch_tbf sch_htb sch_fq sch_fq_codel sch_red veth; do
+	modprobe "$m" 2>/dev/null || say "modprobe $m failed (tests needing it will fail)"
+done
+
+# ---- the module under test
+if [ -z "${BBR2_KO:-}" ]; then
+	for k in "$REPO/tcp_bbr2.ko" "$REPO/src/tcp_bbr2.ko"; do
+		[ -f "$k" ] && BBR2_KO=$k && break
+	done
+fi
+export BBR2_KO=${BBR2_KO:-}
+if [ -d /sys/module/tcp_bbr2 ]; then
+	say "tcp_bbr2 already loaded"
+elif [ -n "$BBR2_KO" ] && [ -f "$BBR2_KO" ]; then
+	vm=$(modinfo -F vermagic "$BBR2_KO" 2>/dev/null | awk '{print $1}')
+	[ "$vm" != "$(uname -r)" ] &&
+		say "WARNING: $BBR2_KO built for '$vm', running '$(uname -r)'"
+	if insmod "$BBR2_KO"; then
+		say "insmod $BBR2_KO: ok"
+	else
+		say "insmod $BBR2_KO FAILED: bbr2 parts will be skipped"
+		dmesg | tail -n 20 | sed 's/^/# /'
+	fi
+else
+	say "no tcp_bbr2.ko (BBR2_KO='$BBR2_KO'): bbr2 parts will be skipped"
+fi
+say "available: $(cat /proc/sys/net/ipv4/tcp_available_congestion_control)"
+say "taint: $(cat /proc/sys/kernel/tainted)"
+
+# shellcheck disable=SC2086 # word list
+set -- $TESTS
+echo "1..$#"
+
+nr=0
+failed=0
+capacity_failed=0
+suite_start=$(date +%s)
+for t in "$@"; do
+	t=${t%.sh}
+	nr=$((nr + 1))
+	script=$NET/$t.sh
+	if [ ! -x "$script" ]; then
+		echo "not ok $nr $t # no such test $script"
+		failed=1
+		continue
+	fi
+	if [ "$capacity_failed" = 1 ] && [[ " $BEHAVIOUR_TESTS " == *[[:space:]]${t}[[:space:]]* ]]; then
+		echo "ok $nr $t # SKIP capacity check failed: numbers would be meaningless"
+		printf '%-45s %s\n' "$t" "SKIP (capacity)" >>"$SUMMARY"
+		continue
+	fi
+	start=$(date +%s)
+	mkdir -p "$RESULTS_DIR/$t"
+	TEST_NAME=$t timeout -k 10 "$TEST_TIMEOUT" "$script" 2>"$RESULTS_DIR/$t/stderr.log" |
+		tee "$RESULTS_DIR/$t/tap.log" | sed -u 's/^/  /'
+	rc=${PIPESTATUS[0]}
+	secs=$(( $(date +%s) - start ))
+	case $rc in
+	0) echo "ok $nr $t"; res=PASS ;;
+	4) echo "ok $nr $t # SKIP"; res=SKIP ;;
+	124) echo "not ok $nr $t # TIMEOUT after ${TEST_TIMEOUT}s"; res=TIMEOUT; failed=1 ;;
+	*) echo "not ok $nr $t # exit=$rc"; res=FAIL; failed=1 ;;
+	esac
+	[ "$t" = "$CAPACITY_TEST" ] && [ "$rc" != 0 ] && capacity_failed=1
+	printf '%-45s %-8s %4ss\n' "$t" "$res" "$secs" >>"$SUMMARY"
+done
+
+dmesg >"$RESULTS_DIR/dmesg.log" 2>/dev/null
+say "---- summary ($(( $(date +%s) - suite_start ))s) ----"
+sed 's/^/# /' "$SUMMARY"
+say "taint at end: $(cat /proc/sys/kernel/tainted)"
+exit "$failed"

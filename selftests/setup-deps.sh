@@ -1,0 +1,74 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Install everything the tcp_bbr2 selftests need on a Debian bookworm
+# machine (run as root; idempotent: installed pieces are left alone).
+#
+#   setup-deps.sh            the test VM bed: pinned kernels, QEMU, virtme-ng,
+#                            network tools (what `make vm-selftest` needs)
+#   setup-deps.sh --host     only the tools needed to run the tests directly
+#                            on this host (`make selftest` on a real DTN)
+#
+# Kernels are pinned by ABI in vm/kernels.conf (KERNEL_ABIS): image and
+# headers of exactly that ABI, never the linux-*-amd64 metapackages, which
+# may pull a newer ABI than the one booted.
+
+set -euo pipefail
+
+SELFTESTS=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=vm/kernels.conf
+source "$SELFTESTS/vm/kernels.conf"
+VIRTME_NG_VERSION=1.42
+
+host_only=0
+[ "${1:-}" = "--host" ] && host_only=1
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "setup-deps.sh: run as root (sudo $0)" >&2
+	exit 1
+fi
+if ! command -v apt-get >/dev/null; then
+	echo "setup-deps.sh: needs a Debian (bookworm) system with apt-get" >&2
+	exit 1
+fi
+
+# tools the tests run (inside the guest they come from the host's files)
+pkgs=(iproute2 iperf3 iputils-ping ethtool kmod procps python3 jq gawk coreutils)
+if [ $host_only = 0 ]; then
+	pkgs+=(qemu-system-x86 busybox-static python3-pip)
+	for abi in $KERNEL_ABIS; do
+		pkgs+=("linux-image-$abi-unsigned" "linux-headers-$abi")
+	done
+fi
+
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+		missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+	echo "setup-deps.sh: installing ${missing[*]}"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update
+	apt-get install -y --no-install-recommends "${missing[@]}"
+else
+	echo "setup-deps.sh: Debian packages already installed"
+fi
+
+if [ $host_only = 0 ]; then
+	have=$(python3 -m pip show virtme-ng 2>/dev/null | awk '/^Version:/ { print $2 }')
+	if [ "$have" != "$VIRTME_NG_VERSION" ]; then
+		echo "setup-deps.sh: installing virtme-ng==$VIRTME_NG_VERSION from PyPI"
+		# bookworm's system python is "externally managed"
+		python3 -m pip install "virtme-ng==$VIRTME_NG_VERSION" ||
+			python3 -m pip install --break-system-packages "virtme-ng==$VIRTME_NG_VERSION"
+	else
+		echo "setup-deps.sh: virtme-ng $VIRTME_NG_VERSION already installed"
+	fi
+	command -v vng >/dev/null || echo "setup-deps.sh: WARNING: vng not on PATH (pip's bin dir?)" >&2
+	for abi in $KERNEL_ABIS; do
+		[ -r "/boot/vmlinuz-$abi" ] && [ -d "/lib/modules/$abi/build" ] ||
+			echo "setup-deps.sh: WARNING: kernel $abi incomplete (/boot/vmlinuz-$abi, /lib/modules/$abi/build)" >&2
+	done
+fi
+echo "setup-deps.sh: done"
