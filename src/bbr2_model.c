@@ -884,7 +884,7 @@ static void bbr2_handle_inflight_too_high(struct sock *sk,
 	bbr->prev_probe_too_high = 1;
 	bbr->bw_probe_samples = 0;	/* react once per probe */
 	if (!rs->is_app_limited) {
-		held = ack->tx_in_flight - min(ack->lost, ack->tx_in_flight);
+		held = max_t(s32, rs->delivered, 0);
 		floor = ((u64)bbr2_target_inflight(sk) *
 			 (BBR_UNIT - bbr2_param(BETA))) >> BBR_SCALE;
 		bbr->inflight_hi = max(held, floor);
