@@ -6,7 +6,8 @@
  * bw_lo/inflight_lo) should keep bbr2's retransmit rate low, most of all
  * in steady state, while the link stays busy.  The kernel's bbr
  * (KSRC=...) is the same-run baseline; without it only the absolute
- * bounds are checked.
+ * bounds are checked.  Low retransmits alone would not tell bbr2 from Reno,
+ * which also loses little here but leaves the link 10% idle.
  */
 #include "bbr2_util.h"
 
@@ -78,7 +79,8 @@ int main(void)
 		tap_ok(b2.steady_pct < 2.0 && b2.retrans_pct < 4.0,
 		       "bbr2 seed %llu: retransmits %.2f%% in steady state (< 2%%), %.2f%% overall (< 4%%)",
 		       seed, b2.steady_pct, b2.retrans_pct);
-		tap_ok(b2.util > 0.90, "bbr2 seed %llu keeps the link busy: %.1f%% > 90%%",
+		/* A loss-based CC (Reno: 90%) cannot fill a 0.1-BDP buffer. */
+		tap_ok(b2.util > 0.95, "bbr2 seed %llu keeps the link busy: %.1f%% > 95%%",
 		       seed, 100 * b2.util);
 		if (have_bbr) {
 			struct result b1 = run("bbr", seed);
