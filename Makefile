@@ -4,19 +4,26 @@
 #
 #   make                     build tcp_bbr2.ko for the running kernel
 #   make KVER=6.1.0-50-amd64 build against that kernel's headers
-#   make check               fast tier: userspace model tests (no root)
-#   make selftest            behavioural tests on this host (root, real kernel)
-#   make vm-selftest         the same tests inside a QEMU VM (no root needed
-#                            for the kernel; see selftests/README)
-#   make demo                boot the VM, load bbr2, run a short flow, show ss
+#   make test                every test: set up the test bed, quick tier
+#                            (build, checkpatch, model tests), VM tier
+#   make check               userspace model tests only (seconds, no root)
+#   make selftest            behavioural tests on this host (root, a kernel
+#                            that loads modules: a real DTN)
+#   make vm-selftest         the same tests inside a QEMU VM
+#   make demo                set up, build, boot the VM, load bbr2, run a
+#                            short flow and show its ss -ti state
 #   make install/uninstall   install the module without DKMS
 
 KVER ?= $(shell uname -r)
 KDIR ?= /lib/modules/$(KVER)/build
 PWD  := $(shell pwd)
 
-.PHONY: all modules clean check selftest vm-selftest demo deps install \
-	uninstall
+# The VM targets default to the kernel pinned in selftests/vm/kernels.conf;
+# pass KVER down only when the user chose one.
+SELFTEST_KVER := $(if $(filter command line environment,$(origin KVER)),KVER=$(KVER))
+
+.PHONY: all modules clean check test selftest vm-selftest demo deps \
+	install uninstall
 
 all: modules
 
@@ -30,8 +37,14 @@ clean:
 check:
 	$(MAKE) -C selftests/model check
 
-selftest vm-selftest demo deps:
-	$(MAKE) -C selftests $@ KVER=$(KVER)
+test:
+	selftests/run-all.sh
+
+demo: deps
+	$(MAKE) -C selftests demo $(SELFTEST_KVER)
+
+selftest vm-selftest deps:
+	$(MAKE) -C selftests $@ $(SELFTEST_KVER)
 
 install: modules
 	$(MAKE) -C $(KDIR) M=$(PWD) modules_install

@@ -26,7 +26,9 @@ if ! complete; then
 	mkdir -p "$cache"
 	tmp=$(mktemp -d)
 	trap 'rm -rf "$tmp"' EXIT
-	(cd "$tmp" && apt-get download "$PKG" >&2) || {
+	# A fresh machine may have no package lists yet.
+	(cd "$tmp" && { apt-get download "$PKG" >&2 ||
+		{ apt-get update >&2 && apt-get download "$PKG" >&2; }; }) || {
 		echo "fetch-kernel-source.sh: apt-get download $PKG failed (apt-get update?)" >&2
 		exit 1
 	}

@@ -33,7 +33,8 @@ if ! command -v apt-get >/dev/null; then
 fi
 
 # tools the tests run (inside the guest they come from the host's files)
-pkgs=(iproute2 iperf3 iputils-ping ethtool kmod procps python3 jq gawk coreutils)
+pkgs=(iproute2 iperf3 iputils-ping ethtool kmod procps python3 jq gawk coreutils
+      make gcc perl shellcheck)
 if [ $host_only = 0 ]; then
 	pkgs+=(qemu-system-x86 busybox-static python3-pip)
 	for abi in $KERNEL_ABIS; do

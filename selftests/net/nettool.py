@@ -8,6 +8,9 @@ their output into plain numbers on stdout, one answer per line, so a test can
 
   iperf FILE                  goodput_mbit retrans retrans_pct bytes_sent
   iperf-streams FILE          one line per stream: goodput_mbit retrans
+  iperf-retrans-from FILE T0  retrans_pct of the data sent in intervals that
+                              start at or after T0 s (steady state, once
+                              STARTUP is over)
   iperf-window FILE T0 T1 OFF mean sender Mbit/s over [T0,T1) where a JSON
                               interval's start is shifted by OFF seconds
   jain X...                   Jain's fairness index of the arguments
@@ -53,6 +56,19 @@ def cmd_iperf_streams(args):
     for s in end["streams"]:
         print("%.2f %d" % (s["receiver"]["bits_per_second"] / 1e6,
                            s["sender"].get("retransmits", 0)))
+
+
+def cmd_iperf_retrans_from(args):
+    doc = load_iperf(args[0])
+    t0 = float(args[1])
+    retrans = sent = 0
+    for iv in doc["intervals"]:
+        s = iv["sum"]
+        if s.get("omitted") or s["start"] + 0.01 < t0:
+            continue
+        retrans += s.get("retransmits", 0)
+        sent += s["bytes"]
+    print("%.3f" % (100.0 * retrans / max(sent / MSS, 1.0)))
 
 
 def cmd_iperf_window(args):
@@ -180,6 +196,7 @@ def cmd_ss_cc(args):
 CMDS = {
     "iperf": cmd_iperf,
     "iperf-streams": cmd_iperf_streams,
+    "iperf-retrans-from": cmd_iperf_retrans_from,
     "iperf-window": cmd_iperf_window,
     "jain": cmd_jain,
     "ss-rtt": cmd_ss_rtt,

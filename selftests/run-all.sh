@@ -1,0 +1,113 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Every tcp_bbr2 test, in tiers, on a fresh Debian bookworm machine:
+#
+#   1. setup    install the test bed (selftests/setup-deps.sh) and fetch the
+#               kernel's checkpatch and reference CCs (fetch-kernel-source.sh)
+#   2. quick    build against the VM kernel's headers with W=1 -Werror,
+#               checkpatch --strict, parameter docs in sync, shellcheck,
+#               userspace model tests (plain and under ASan/UBSan)
+#   3. vm       the behavioural suite inside a QEMU VM (selftests/run-suite.sh)
+#
+# Each stage is a test; the model and VM stages add their own counts.  The
+# last line is "total: N passed, N failed, N skipped"; the exit code is 0
+# only if nothing failed.  QUICK=1 stops after the quick tier.
+set -uo pipefail
+export LC_ALL=C
+
+SELFTESTS=$(cd "$(dirname "$0")" && pwd)
+REPO=$(cd "$SELFTESTS/.." && pwd)
+# shellcheck source=vm/kernels.conf
+source "$SELFTESTS/vm/kernels.conf"
+KVER=${KVER:-${KERNEL_ABIS%% *}}
+RESULTS=${RESULTS:-$SELFTESTS/results/$(date +%Y%m%d-%H%M%S)}
+mkdir -p "$RESULTS"
+
+passed=0 failed=0 skipped=0
+declare -a report
+
+stage() {	# stage NAME LOG CMD...: run CMD, log it, count it
+	local name=$1 log=$RESULTS/$2.log start rc
+	shift 2
+	start=$(date +%s)
+	echo "== $name"
+	"$@" >"$log" 2>&1
+	rc=$?
+	if [ $rc -eq 0 ]; then
+		passed=$((passed + 1)); report+=("ok      $name ($(( $(date +%s) - start ))s)")
+	else
+		failed=$((failed + 1)); report+=("FAILED  $name (exit $rc, log $log)")
+		tail -n 25 "$log" | sed 's/^/   | /'
+	fi
+	return $rc
+}
+
+skip() {
+	skipped=$((skipped + 1)); report+=("skip    $1 ($2)")
+}
+
+# Adds a runner's own "N passed, N failed, N skipped" line to the totals.
+add_counts() {
+	local line
+	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$1" | tail -n 1)
+	[ -n "$line" ] || return 0
+	read -r p _ f _ s _ <<<"${line//,/}"
+	passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + ${s:-0}))
+}
+
+# ---- 1. setup
+sudo=()
+[ "$(id -u)" = 0 ] || sudo=(sudo)
+stage "setup: test bed (setup-deps.sh)" setup-deps "${sudo[@]}" "$SELFTESTS/setup-deps.sh"
+KSRC=$("$SELFTESTS/fetch-kernel-source.sh" 2>"$RESULTS/fetch-ksrc.log") || KSRC=
+if [ -n "$KSRC" ]; then
+	passed=$((passed + 1)); report+=("ok      setup: kernel source files ($KSRC)")
+else
+	failed=$((failed + 1)); report+=("FAILED  setup: kernel source files (log $RESULTS/fetch-ksrc.log)")
+fi
+
+# ---- 2. quick tier
+build_ok=0
+stage "quick: build against $KVER headers, W=1 -Werror" build \
+	make -C "$REPO" KVER="$KVER" W=1 && build_ok=1
+if [ -n "$KSRC" ]; then
+	stage "quick: checkpatch --strict" checkpatch \
+		perl "$KSRC/scripts/checkpatch.pl" --no-tree --strict --terse \
+		--ignore MACRO_ARG_REUSE -f "$REPO"/src/*.[ch] "$REPO"/include/*.h
+else
+	skip "quick: checkpatch --strict" "no kernel source"
+fi
+stage "quick: Documentation/parameters.rst matches the source" params-doc \
+	python3 "$REPO/Documentation/gen-parameters.py" --check
+if command -v shellcheck >/dev/null; then
+	stage "quick: shellcheck" shellcheck make -C "$SELFTESTS" check
+else
+	skip "quick: shellcheck" "shellcheck not installed"
+fi
+stage "quick: model tests" model make -C "$SELFTESTS/model" check ${KSRC:+KSRC="$KSRC"}
+add_counts "$RESULTS/model.log"
+stage "quick: model tests under ASan+UBSan" model-san \
+	make -C "$SELFTESTS/model" check SANITIZE=1
+add_counts "$RESULTS/model-san.log"
+
+# ---- 3. VM tier
+if [ "${QUICK:-0}" = 1 ]; then
+	skip "vm: behavioural suite" "QUICK=1"
+elif [ $build_ok = 0 ]; then
+	skip "vm: behavioural suite" "module did not build"
+else
+	stage "vm: behavioural suite on $KVER" vm \
+		make -C "$SELFTESTS" vm-selftest NO_BUILD=1 KVER="$KVER" \
+		RESULTS="$RESULTS/vm"
+	# one test per top-level TAP line of run-suite.sh
+	passed=$((passed + $(grep -cE '^ok [0-9]+ [^#]*$' "$RESULTS/vm.log")))
+	skipped=$((skipped + $(grep -cE '^ok [0-9]+ .*# SKIP' "$RESULTS/vm.log")))
+	failed=$((failed + $(grep -cE '^not ok [0-9]+' "$RESULTS/vm.log")))
+	sed -n '/---- summary/,$p' "$RESULTS/vm.log"
+fi
+
+echo "== summary (logs in $RESULTS)"
+printf '   %s\n' "${report[@]}"
+echo "total: $passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]
