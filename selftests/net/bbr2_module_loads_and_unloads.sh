@@ -13,10 +13,15 @@ source "$(dirname "$0")/lib.sh"
 
 require_root
 require_cmds ip tc iperf3 ss rmmod
-[ -d "/sys/module/$BBR2_MODULE" ] ||
+[ -d "/sys/module/$BBR2_MODULE" ] || cc_available "$BBR2_CC" ||
 	ktap_skip_all "$BBR2_MODULE not loaded (run-suite.sh loads it from BBR2_KO)"
 ktap_header
 dmesg_mark
+# A bbr2 that another module provides is the wrong module under test.
+if [ ! -d "/sys/module/$BBR2_MODULE" ]; then
+	ktap_fail "$BBR2_CC is registered, but not by $BBR2_MODULE"
+	ktap_finished
+fi
 
 reload()
 {

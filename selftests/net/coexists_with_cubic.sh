@@ -15,15 +15,11 @@ SECS=${SECS:-20}
 MIN_SHARE=${MIN_SHARE:-0.05}
 UTIL=${UTIL:-0.8}
 
-require_root
-require_cmds ip tc iperf3 python3
-ktap_header
-dmesg_mark
 
 if ! cc_available cubic; then
 	ktap_skip_all "cubic not available"
 fi
-capacity_check "$RATE" || { dmesg_check; ktap_finished; }
+scenario_begin "$RATE"
 
 declare -A mine theirs
 others=""

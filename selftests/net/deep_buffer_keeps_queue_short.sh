@@ -18,13 +18,8 @@ QDELAY_RATIO=${QDELAY_RATIO:-0.5}
 DISCRIMINATE_RTTS=${DISCRIMINATE_RTTS:-2}
 UTIL=${UTIL:-0.8}
 
-require_root
-require_cmds ip tc iperf3 python3
-ktap_header
-dmesg_mark
-
-capacity_check "$RATE" || { dmesg_check; ktap_finished; }
-dumbbell_setup "$RATE" "$RTT" 0 "$BUF" || { ktap_fail "dumbbell setup"; ktap_finished; }
+scenario_begin "$RATE"
+scenario_dumbbell "$RATE" "$RTT" 0 "$BUF"
 ktap_info "$(dumbbell_describe), 1 flow, ${SECS}s; a full buffer adds $(fcalc "$BUF * $RTT") ms"
 
 declare -A gput retr qd qd90

@@ -21,15 +21,10 @@ MAX_RETRANS_PCT=${MAX_RETRANS_PCT:-0.5}
 UTIL=${UTIL:-0.75}
 PARAM=/sys/module/$BBR2_MODULE/parameters/ecn_enable
 
-require_root
-require_cmds ip tc iperf3 python3
-ktap_header
-dmesg_mark
-
-capacity_check "$RATE" || { dmesg_check; ktap_finished; }
+scenario_begin "$RATE"
 # shellcheck disable=SC2034 # read by dumbbell_setup in lib.sh
 DB_ECN=1
-dumbbell_setup "$RATE" "$RTT" 0 "$BUF" "$AQM" || { ktap_fail "dumbbell setup"; ktap_finished; }
+scenario_dumbbell "$RATE" "$RTT" 0 "$BUF" "$AQM"
 ktap_info "$(dumbbell_describe), ce_threshold ${DB_CE_THRESHOLD_MS}ms, tcp_ecn=1 on both ends, ${SECS}s"
 
 declare -A gput retr qd marks
@@ -59,8 +54,10 @@ prev_marks=0
 for cc in $CCS; do
 	reason=$(cc_skip_reason "$cc")
 	if [ "$cc" = "$BBR2_CC" ]; then
+		# a bbr2 without the ecn_enable knob is the wrong module
 		if [ -z "$reason" ] && [ ! -w "$PARAM" ]; then
-			reason="no writable $PARAM"
+			ktap_fail "$cc: ECN response: no writable $PARAM"
+			continue
 		fi
 		if [ -n "$reason" ]; then
 			ktap_skip "$cc: ECN response" "$reason"

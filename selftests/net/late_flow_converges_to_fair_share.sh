@@ -18,13 +18,8 @@ WINDOW=${WINDOW:-10}
 MIN_JAIN=${MIN_JAIN:-0.85}
 UTIL=${UTIL:-0.8}
 
-require_root
-require_cmds ip tc iperf3 python3
-ktap_header
-dmesg_mark
-
-capacity_check "$RATE" || { dmesg_check; ktap_finished; }
-dumbbell_setup "$RATE" "$RTT" 0 "$BUF" || { ktap_fail "dumbbell setup"; ktap_finished; }
+scenario_begin "$RATE"
+scenario_dumbbell "$RATE" "$RTT" 0 "$BUF"
 ktap_info "$(dumbbell_describe); flow 2 starts ${LATE}s after flow 1; judged over the last ${WINDOW}s of ${SECS}s"
 
 declare -A f1 f2 jidx

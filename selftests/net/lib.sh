@@ -180,6 +180,24 @@ cc_available()
 }
 
 # cc_skip_reason CC: print why CC cannot be tested (empty if it can)
+# scenario_begin RATE_MBIT: the opening of every behavioural test: root and
+# tools, the KTAP header, the dmesg mark, and the proof that the emulator
+# carries RATE_MBIT (if not, the test ends here, failed)
+scenario_begin()
+{
+	require_root
+	require_cmds ip tc iperf3 python3
+	ktap_header
+	dmesg_mark
+	capacity_check "$1" || { dmesg_check; ktap_finished; }
+}
+
+# scenario_dumbbell ARGS...: dumbbell_setup ARGS, ending the test on failure
+scenario_dumbbell()
+{
+	dumbbell_setup "$@" || { ktap_fail "dumbbell setup"; ktap_finished; }
+}
+
 cc_skip_reason()
 {
 	local cc=$1

@@ -22,13 +22,8 @@ VS_CUBIC=${VS_CUBIC:-2}		# bbr2 >= VS_CUBIC x cubic at 1 % loss
 # BBRv1 as the reference behaviour it must not fall below
 KEEP_CCS=${KEEP_CCS:-"$BBR2_CC bbr"}
 
-require_root
-require_cmds ip tc iperf3 python3
-ktap_header
-dmesg_mark
-
-capacity_check "$RATE" || { dmesg_check; ktap_finished; }
-dumbbell_setup "$RATE" "$RTT" 0 "$BUF" || { ktap_fail "dumbbell setup"; ktap_finished; }
+scenario_begin "$RATE"
+scenario_dumbbell "$RATE" "$RTT" 0 "$BUF"
 CEIL=$(goodput_ceiling "$RATE")
 ktap_info "$(dumbbell_describe), ${SECS}s per flow, payload ceiling $CEIL Mbit/s"
 

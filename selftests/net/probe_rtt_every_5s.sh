@@ -32,13 +32,8 @@ declare -A MIN_EPISODES=([bbr]=1 [$BBR2_CC]=4)
 declare -A MAX_CWND_BDP=([bbr]=0.2 [$BBR2_CC]=0.75)
 declare -A MIN_CWND_BDP=([bbr]=0 [$BBR2_CC]=0.3)
 
-require_root
-require_cmds ip tc iperf3 python3
-ktap_header
-dmesg_mark
-
-capacity_check "$RATE" || { dmesg_check; ktap_finished; }
-dumbbell_setup "$RATE" "$RTT" 0 "$BUF" || { ktap_fail "dumbbell setup"; ktap_finished; }
+scenario_begin "$RATE"
+scenario_dumbbell "$RATE" "$RTT" 0 "$BUF"
 bdp=$(bdp_pkts)
 ktap_info "$(dumbbell_describe), BDP $bdp packets, 1 flow ${SECS}s sampled every ${PERIOD}s"
 

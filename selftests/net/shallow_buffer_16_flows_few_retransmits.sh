@@ -24,13 +24,8 @@ MAX_RETRANS_PCT=${MAX_RETRANS_PCT:-5}
 DISCRIMINATE_PCT=${DISCRIMINATE_PCT:-5}
 UTIL=${UTIL:-0.75}
 
-require_root
-require_cmds ip tc iperf3 python3
-ktap_header
-dmesg_mark
-
-capacity_check "$RATE" || { dmesg_check; ktap_finished; }
-dumbbell_setup "$RATE" "$RTT" 0 "$BUF" || { ktap_fail "dumbbell setup"; ktap_finished; }
+scenario_begin "$RATE"
+scenario_dumbbell "$RATE" "$RTT" 0 "$BUF"
 ktap_info "$(dumbbell_describe), $FLOWS flows, ${SECS}s"
 
 declare -A gput retr steady
