@@ -739,10 +739,6 @@ static void bbr2_update_congestion_signals(struct sock *sk,
 	bbr->ecn_in_round = 0;
 }
 
-/* Once per round: EWMA of the CE-marked fraction of delivered packets. */
-static void bbr2_update_ecn_alpha(struct sock *sk, const struct rate_sample *rs,
-				  const struct bbr2_ack *ack);
-
 /* ---------------------------------------------------------------------- */
 /* PROBE_BW: when to probe, how far, and when to stop.                     */
 
@@ -1111,6 +1107,7 @@ static void bbr2_check_ecn_too_high_in_startup(struct sock *sk, u32 ce_ratio)
 		bbr2_handle_queue_too_high_in_startup(sk);
 }
 
+/* Once per round: EWMA of the CE-marked fraction of delivered packets. */
 static void bbr2_update_ecn_alpha(struct sock *sk, const struct rate_sample *rs,
 				  const struct bbr2_ack *ack)
 {
