@@ -66,6 +66,20 @@ if [ $host_only = 0 ]; then
 	else
 		echo "setup-deps.sh: virtme-ng $VIRTME_NG_VERSION already installed"
 	fi
+	# pip may put vng where PATH does not look: pyenv needs a rehash for
+	# its shim, and a user install lands in ~/.local/bin.
+	if ! command -v vng >/dev/null && command -v pyenv >/dev/null; then
+		pyenv rehash || true
+	fi
+	if ! command -v vng >/dev/null; then
+		scripts=$(python3 -c 'import sysconfig; print(sysconfig.get_path("scripts"))')
+		for d in "$scripts" "$HOME/.local/bin"; do
+			if [ -x "$d/vng" ]; then
+				ln -sf "$d/vng" /usr/local/bin/vng
+				break
+			fi
+		done
+	fi
 	command -v vng >/dev/null || echo "setup-deps.sh: WARNING: vng not on PATH (pip's bin dir?)" >&2
 	for abi in $KERNEL_ABIS; do
 		[ -r "/boot/vmlinuz-$abi" ] && [ -d "/lib/modules/$abi/build" ] ||
