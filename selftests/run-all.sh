@@ -56,6 +56,13 @@ add_counts() {
 	passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + ${s:-0}))
 }
 
+# Adds a KTAP log's top-level "ok N" / "not ok N" lines to the totals.
+add_ktap() {
+	passed=$((passed + $(grep -cE '^ok [0-9]+ [^#]*$' "$1")))
+	skipped=$((skipped + $(grep -cE '^ok [0-9]+ .*# SKIP' "$1")))
+	failed=$((failed + $(grep -cE '^not ok [0-9]+' "$1")))
+}
+
 # ---- 1. setup
 sudo=()
 [ "$(id -u)" = 0 ] || sudo=(sudo)
@@ -80,6 +87,8 @@ else
 fi
 stage "quick: Documentation/parameters.rst matches the source" params-doc \
 	python3 "$REPO/Documentation/gen-parameters.py" --check
+stage "quick: every command in Documentation/ is run by a test" doc-commands \
+	python3 "$REPO/Documentation/doc-commands.py" check
 if command -v shellcheck >/dev/null; then
 	stage "quick: shellcheck" shellcheck make -C "$SELFTESTS" check
 else
@@ -105,6 +114,11 @@ else
 	skipped=$((skipped + $(grep -cE '^ok [0-9]+ .*# SKIP' "$RESULTS/vm.log")))
 	failed=$((failed + $(grep -cE '^not ok [0-9]+' "$RESULTS/vm.log")))
 	sed -n '/---- summary/,$p' "$RESULTS/vm.log"
+
+	stage "vm: admin-guide commands on $KVER" vm-docs \
+		make -C "$SELFTESTS" vm-docs NO_BUILD=1 KVER="$KVER" \
+		RESULTS="$RESULTS/vm-docs"
+	add_ktap "$RESULTS/vm-docs.log"
 fi
 
 echo "== summary (logs in $RESULTS)"
