@@ -70,11 +70,14 @@ def plot_timeseries(it, title):
     ax2 = ax.twinx()
     total, retrans = {}, {}
     nflows = len(it["flows"])
-    for i, fl in enumerate(it["flows"]):
+    labelled = set()
+    for fl in it["flows"]:
         if not fl["series"]:
             continue
         ts = [s[0] for s in fl["series"]]
-        label = fl["group"] if nflows <= 8 else (fl["group"] if i == 0 else None)
+        # many flows: one legend entry per group, not per flow
+        label = fl["group"] if nflows <= 8 or fl["group"] not in labelled else None
+        labelled.add(fl["group"])
         ax.plot(ts, [s[1] for s in fl["series"]], lw=0.8, alpha=0.7,
                 label=label)
         for t, mbps, rt in fl["series"]:
