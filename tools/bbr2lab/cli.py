@@ -23,6 +23,8 @@ def _add_run_opts(p):
     p.add_argument("--no-build", action="store_true", help="use tcp_bbr2.ko as it is")
     p.add_argument("--vm-timeout", type=int, default=5400)
     p.add_argument("--no-report", action="store_true", help="raw data only")
+    p.add_argument("--no-capacity-check", action="store_true",
+                   help="skip measuring the emulator's capacity before and after")
     p.add_argument("--formats", default="png,svg", help="plot formats")
 
 
@@ -46,7 +48,8 @@ def cmd_run(args, job_paths):
     runner.log("%d job(s), %d runs, about %d min; results in %s"
                % (len(job_list), n, secs // 60 + 1, out))
     if where == "here":
-        failed = runner.run_here(job_list, out, args.module)
+        failed = runner.run_here(job_list, out, args.module,
+                                 capacity=not args.no_capacity_check)
         if failed:
             runner.log("%d run(s) failed" % failed)
         return 1 if failed else 0

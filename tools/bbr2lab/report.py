@@ -218,10 +218,19 @@ def job_figures(job, points):
     return figs
 
 
-def _label(run):
-    return ("Measured %s on %s, kernel %s, with `%s`."
+def _label(run, cap):
+    text = ("Measured %s on %s, kernel %s, with `%s`."
             % (run.get("date_utc", "?"), run.get("platform", "?"),
                run.get("kernel", "?"), run.get("command", "?")))
+    parts = ["%s %s of %s Mbit/s" % (w, c.get("cubic_x4_mbps"), c.get("rate"))
+             for w, c in sorted(cap.items())]
+    if parts:
+        text += (" Capacity check (4 cubic flows through a clean dumbbell; well "
+                 "below the rate means the machine, not the link, was the "
+                 "bottleneck): " + ", ".join(parts) + ".")
+    else:
+        text += " No capacity check was recorded for this run."
+    return text
 
 
 def write_report(rdir, formats=("png", "svg")):
@@ -231,9 +240,13 @@ def write_report(rdir, formats=("png", "svg")):
     if os.path.exists(os.path.join(rdir, "run.json")):
         with open(os.path.join(rdir, "run.json")) as f:
             run = json.load(f)
+    cap = {}
+    if os.path.exists(os.path.join(rdir, "capacity.json")):
+        with open(os.path.join(rdir, "capacity.json")) as f:
+            cap = json.load(f)
     pdir = os.path.join(rdir, "plots")
     os.makedirs(pdir, exist_ok=True)
-    md = ["# bbr2-lab results", "", _label(run), ""]
+    md = ["# bbr2-lab results", "", _label(run, cap), ""]
     all_rows = []
     for jpath in sorted(glob.glob(os.path.join(rdir, "*", "job.json"))):
         job, points = summarize_job(os.path.dirname(jpath))

@@ -120,8 +120,32 @@ def run_point(point, meta, outdir):
     return rc
 
 
-def run_here(job_list, out, ko):
+def measure_capacity(out, rate, when):
+    """How much of a clean `rate` dumbbell 4 cubic flows get (capacity.sh),
+    recorded in OUT/capacity.json for the report."""
+    res = subprocess.run([os.path.join(LAB_DIR, "capacity.sh"), str(rate),
+                          os.path.join(out, "capacity-" + when)],
+                         capture_output=True, text=True)
+    try:
+        mbps = float(res.stdout.split()[-1])
+    except (IndexError, ValueError):
+        mbps = None
+    path = os.path.join(out, "capacity.json")
+    cap = {}
+    if os.path.exists(path):
+        with open(path) as f:
+            cap = json.load(f)
+    cap[when] = {"rate": rate, "cubic_x4_mbps": mbps}
+    with open(path, "w") as f:
+        json.dump(cap, f, indent=1)
+    log("capacity %s: cubic x4 carried %s of %s Mbit/s" % (when, mbps, rate))
+
+
+def run_here(job_list, out, ko, capacity=True):
     prepare_here(ko)
+    rate = max((p["config"]["rate"] for j in job_list for p in j["points"]), default=0)
+    if capacity and rate:
+        measure_capacity(out, rate, "before")
     total = sum(len(j["points"]) * j["meta"]["iterations"] for j in job_list)
     done, failed, t_start = 0, 0, time.time()
     for job in job_list:
@@ -146,6 +170,8 @@ def run_here(job_list, out, ko):
                     failed += 1
                     log("  FAILED, see %s/point.log" % idir)
     set_params(3, {})
+    if capacity and rate:
+        measure_capacity(out, rate, "after")
     return failed
 
 
@@ -166,6 +192,8 @@ def run_vm(job_paths, out, args):
         cmd += ["--iterations", str(args.iterations)]
     if args.duration:
         cmd += ["--duration", str(args.duration)]
+    if args.no_capacity_check:
+        cmd.append("--no-capacity-check")
     cmd += job_paths
     log("booting the test VM (%s) for %d job(s)" % (abi, len(job_paths)))
     return subprocess.run(cmd).returncode

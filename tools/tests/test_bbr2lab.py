@@ -185,6 +185,8 @@ class ReportTests(unittest.TestCase):
         with open(os.path.join(d, "run.json"), "w") as f:
             json.dump({"command": "bbr2-lab run t.toml", "kernel": "test",
                        "platform": "synthetic", "date_utc": "now"}, f)
+        with open(os.path.join(d, "capacity.json"), "w") as f:
+            json.dump({"before": {"rate": 20, "cubic_x4_mbps": 18.5}}, f)
         return job
 
     def test_report_tables(self):
@@ -193,6 +195,7 @@ class ReportTests(unittest.TestCase):
             md = report.write_report(d, formats=("svg",))
             self.assertIn("| point | flows |", md)
             self.assertIn("bbr2-lab run t.toml", md)
+            self.assertIn("before 18.5 of 20 Mbit/s", md)
             with open(os.path.join(d, "summary.csv")) as f:
                 rows = list(csv.DictReader(f))
             # 4 points: 2 with bbr2+cubic (+ "all"), 2 with bbr2 only
