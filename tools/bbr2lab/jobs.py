@@ -64,7 +64,7 @@ def parse_mix(mix):
 def _point_id(swept):
     parts = []
     for k, v in swept.items():
-        parts.append("%s=%s" % (k.replace("param.", ""), v))
+        parts.append("%s=%s" % (k.replace("param.", ""), "none" if v == "" else v))
     pid = "_".join(parts) or "base"
     return re.sub(r"[^A-Za-z0-9_.=+-]", "-", pid)
 
