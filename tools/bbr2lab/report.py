@@ -233,7 +233,7 @@ def _label(run, cap):
     return text
 
 
-def write_report(rdir, formats=("png", "svg")):
+def write_report(rdir, formats=("png", "svg"), plots=True):
     """Write summary.md, summary.csv and plots/ under rdir; return the
     markdown."""
     run = {}
@@ -260,7 +260,7 @@ def write_report(rdir, formats=("png", "svg")):
                "receiver goodput, RTT from ss samples every %g s." % (
                    len(points), m["iterations"], m["duration"], m["ss_interval"]), "",
                markdown_table(rows), ""]
-        for name, fig in job_figures(job, points):
+        for name, fig in (job_figures(job, points) if plots else []):
             paths = _save(fig, os.path.join(pdir, "%s-%s" % (job["name"], name)), formats)
             plt.close(fig)
             md.append("![%s %s](%s)" % (job["name"], name,

@@ -233,5 +233,28 @@ class ReportTests(unittest.TestCase):
                     self.assertTrue(re.search(r"throughput|RTT|fraction", svg), p)
 
 
+class ShippedResultsTests(unittest.TestCase):
+    """The numbers tools/README.md shows are what the report makes of the
+    raw data of that run (tools/doc/repro-quick-raw.tar.xz)."""
+
+    def test_readme_numbers_match_the_run(self):
+        import tarfile
+        doc = os.path.join(TOOLS, "doc")
+        with tempfile.TemporaryDirectory() as d:
+            with tarfile.open(os.path.join(doc, "repro-quick-raw.tar.xz")) as tar:
+                tar.extractall(d)
+            md = report.write_report(os.path.join(d, "repro-quick"), plots=False)
+        rows = {line for line in md.splitlines() if line.startswith("| ")}
+        self.assertGreater(len(rows), 40)
+        for path in (os.path.join(doc, "repro-quick-summary.md"),
+                     os.path.join(TOOLS, "README.md")):
+            with open(path) as f:
+                shown = [line for line in f.read().splitlines()
+                         if re.match(r"^\| [a-z_]+=", line)]
+            self.assertTrue(shown, path)
+            for line in shown:
+                self.assertTrue(line in rows, "%s shows a row no report makes: %s" % (path, line))
+
+
 if __name__ == "__main__":
     unittest.main()
