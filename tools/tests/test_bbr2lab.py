@@ -240,13 +240,16 @@ class ShippedResultsTests(unittest.TestCase):
     def test_readme_numbers_match_the_run(self):
         import tarfile
         doc = os.path.join(TOOLS, "doc")
-        with tempfile.TemporaryDirectory() as d:
-            with tarfile.open(os.path.join(doc, "repro-quick-raw.tar.xz")) as tar:
-                tar.extractall(d)
-            md = report.write_report(os.path.join(d, "repro-quick"), plots=False)
-        rows = {line for line in md.splitlines() if line.startswith("| ")}
+        rows = set()
+        for run in ("repro-quick", "pacing-quick"):
+            with tempfile.TemporaryDirectory() as d:
+                with tarfile.open(os.path.join(doc, run + "-raw.tar.xz")) as tar:
+                    tar.extractall(d)
+                md = report.write_report(os.path.join(d, run), plots=False)
+            rows |= {line for line in md.splitlines() if line.startswith("| ")}
         self.assertGreater(len(rows), 40)
         for path in (os.path.join(doc, "repro-quick-summary.md"),
+                     os.path.join(doc, "pacing-quick-summary.md"),
                      os.path.join(TOOLS, "README.md")):
             with open(path) as f:
                 shown = [line for line in f.read().splitlines()
