@@ -13,6 +13,9 @@
 #   make demo                set up, build, boot the VM, load bbr2, run a
 #                            short flow and show its ss -ti state
 #   make install/uninstall   install the module without DKMS
+#   make reproduce [QUICK=1] set up, then run every experiment of tools/jobs
+#                            in the VM and write tables and plots
+#                            (tools/bbr2-lab reproduce; tools/README.md)
 
 KVER ?= $(shell uname -r)
 KDIR ?= /lib/modules/$(KVER)/build
@@ -23,7 +26,7 @@ PWD  := $(shell pwd)
 SELFTEST_KVER := $(if $(filter command line environment,$(origin KVER)),KVER=$(KVER))
 
 .PHONY: all modules clean check test selftest vm-selftest demo deps \
-	install uninstall
+	install uninstall reproduce
 
 all: modules
 
@@ -42,6 +45,10 @@ test:
 
 demo: deps
 	$(MAKE) -C selftests demo $(SELFTEST_KVER)
+
+reproduce: deps
+	tools/bbr2-lab reproduce $(if $(filter 1,$(QUICK)),--quick) \
+		$(if $(filter command line environment,$(origin KVER)),--kernel $(KVER))
 
 selftest vm-selftest deps:
 	$(MAKE) -C selftests $@ $(SELFTEST_KVER)

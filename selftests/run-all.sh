@@ -99,6 +99,8 @@ add_counts "$RESULTS/model.log"
 stage "quick: model tests under ASan+UBSan" model-san \
 	make -C "$SELFTESTS/model" check SANITIZE=1
 add_counts "$RESULTS/model-san.log"
+stage "quick: tools unit tests (bbr2-lab statistics, report, plots)" tools-unit \
+	/usr/bin/python3 -m unittest discover -s "$REPO/tools/tests"
 
 # ---- 3. VM tier
 if [ "${QUICK:-0}" = 1 ]; then
@@ -119,6 +121,17 @@ else
 		make -C "$SELFTESTS" vm-docs NO_BUILD=1 KVER="$KVER" \
 		RESULTS="$RESULTS/vm-docs"
 	add_ktap "$RESULTS/vm-docs.log"
+fi
+# tools/ in the VM: bpftrace scripts on the tracepoints, a bbr2-lab smoke run
+if [ "${QUICK:-0}" = 1 ]; then
+	skip "vm: tools (bpftrace, bbr2-lab)" "QUICK=1"
+elif [ $build_ok = 0 ]; then
+	skip "vm: tools (bpftrace, bbr2-lab)" "module did not build"
+else
+	stage "vm: tools (bpftrace scripts, bbr2-lab smoke run)" vm-tools \
+		make -C "$SELFTESTS" vm-tools NO_BUILD=1 KVER="$KVER" \
+		RESULTS="$RESULTS/vm-tools"
+	add_counts "$RESULTS/vm-tools.log"
 fi
 
 echo "== summary (logs in $RESULTS)"

@@ -35,6 +35,8 @@ fi
 # tools the tests run (inside the guest they come from the host's files)
 pkgs=(iproute2 iperf3 iputils-ping ethtool kmod procps python3 jq gawk coreutils
       make gcc perl shellcheck)
+# tools/: bbr2-lab's plots and the bpftrace scripts on the module's tracepoints
+pkgs+=(python3-matplotlib bpftrace)
 if [ $host_only = 0 ]; then
 	pkgs+=(qemu-system-x86 busybox-static python3-pip)
 	for abi in $KERNEL_ABIS; do

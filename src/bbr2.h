@@ -122,4 +122,26 @@ u32 bbr2_sndbuf_expand(struct sock *sk);
 size_t bbr2_get_info(struct sock *sk, u32 ext, int *attr,
 		     union tcp_cc_info *info);
 
+/*
+ * Tracing (bbr2_trace.c, kernel only): the state a tracepoint reports on
+ * when it changes, taken before and compared after each call into the
+ * algorithm.
+ */
+struct bbr2_trace_snap {
+	u32	min_rtt_us;
+	u32	max_bw;
+	u32	bw_lo;
+	u32	inflight_hi;
+	u32	inflight_lo;
+	u8	mode;
+	u8	cycle_idx;
+	u8	loss_in_round;
+	u8	ecn_in_round;
+	u8	initialized;
+};
+
+void bbr2_trace_snap(const struct sock *sk, struct bbr2_trace_snap *snap);
+void bbr2_trace_changes(const struct sock *sk,
+			const struct bbr2_trace_snap *old, u32 losses);
+
 #endif /* _BBR2_H */

@@ -14,12 +14,65 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include "bbr2.h"
+#include "bbr2_trace.h"
 
 #define BBR2_MODULE_VERSION	"0.1.0"
 
+/* Is any bbr2 tracepoint on?  Static keys: free while none is. */
+static inline bool bbr2_tracing(void)
+{
+	return trace_bbr2_state_enabled() || trace_bbr2_bw_enabled() ||
+	       trace_bbr2_min_rtt_enabled() || trace_bbr2_bounds_enabled() ||
+	       trace_bbr2_loss_ecn_enabled();
+}
+
 static void bbr2_cong_control(BBR2_CONG_CONTROL_ARGS)
 {
+	struct bbr2_trace_snap snap;
+
+	if (!bbr2_tracing()) {
+		bbr2_main(sk, rs);
+		return;
+	}
+	bbr2_trace_snap(sk, &snap);
 	bbr2_main(sk, rs);
+	bbr2_trace_changes(sk, &snap, rs->losses);
+}
+
+static void bbr2_traced_init(struct sock *sk)
+{
+	struct bbr2_trace_snap snap = {};
+
+	bbr2_init(sk);
+	if (bbr2_tracing())
+		bbr2_trace_changes(sk, &snap, 0);
+}
+
+/* Idle restart may end PROBE_RTT, an RTO resets bounds: trace them too. */
+static void bbr2_traced_cwnd_event(struct sock *sk, enum tcp_ca_event event)
+{
+	struct bbr2_trace_snap snap;
+
+	if (!bbr2_tracing()) {
+		bbr2_cwnd_event(sk, event);
+		return;
+	}
+	bbr2_trace_snap(sk, &snap);
+	bbr2_cwnd_event(sk, event);
+	bbr2_trace_changes(sk, &snap, 0);
+}
+
+static void bbr2_traced_set_state(struct sock *sk, u8 new_state)
+{
+	struct bbr2_trace_snap snap;
+
+	if (!bbr2_tracing()) {
+		bbr2_set_state(sk, new_state);
+		return;
+	}
+	bbr2_trace_snap(sk, &snap);
+	bbr2_set_state(sk, new_state);
+	bbr2_trace_changes(sk, &snap, 0);
 }
 
 static struct tcp_congestion_ops tcp_bbr2_cong_ops __read_mostly = {
@@ -27,18 +80,18 @@ static struct tcp_congestion_ops tcp_bbr2_cong_ops __read_mostly = {
 	.flags		= TCP_CONG_NON_RESTRICTED,
 	.name		= "bbr2",
 	.owner		= THIS_MODULE,
-	.init		= bbr2_init,
+	.init		= bbr2_traced_init,
 	.cong_control	= bbr2_cong_control,
 	.sndbuf_expand	= bbr2_sndbuf_expand,
 	.undo_cwnd	= bbr2_undo_cwnd,
-	.cwnd_event	= bbr2_cwnd_event,
+	.cwnd_event	= bbr2_traced_cwnd_event,
 	.in_ack_event	= bbr2_in_ack_event,
 	.ssthresh	= bbr2_ssthresh,
 #ifdef BBR2_HAVE_MIN_TSO_SEGS
 	.min_tso_segs	= bbr2_min_tso_segs,
 #endif
 	.get_info	= bbr2_get_info,
-	.set_state	= bbr2_set_state,
+	.set_state	= bbr2_traced_set_state,
 };
 
 /* ---------------------------------------------------------------------- */

@@ -1,0 +1,100 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Each bpftrace script in tools/bpftrace/ attaches to the loaded tcp_bbr2
+# module's tracepoints and reports what one bbr2 flow does:
+#
+#   bbr2-states.bt    a STARTUP -> DRAIN transition and a PROBE_BW phase
+#   bbr2-model.bt     max_bw and min_rtt updates and an inflight bound
+#   bbr2-loss-ecn.bt  a loss reaction (the flow runs through 1% random loss
+#                     into a 1-BDP buffer, so bbr2 must cut a bound)
+#
+# All three trace the same flow, so the test costs one flow, not three.
+
+source "$(dirname "$0")/../net/lib.sh"
+
+REPO=$(cd "$NET_DIR/../.." && pwd)
+BT_DIR=$REPO/tools/bpftrace
+RATE=${RATE:-20}
+RTT=${RTT:-20}
+SECS=${SECS:-8}
+ATTACH_TIMEOUT=${ATTACH_TIMEOUT:-120}
+SCRIPTS="bbr2-states bbr2-model bbr2-loss-ecn"
+
+require_root
+require_cmds ip tc iperf3 bpftrace
+cc_available bbr2 || ktap_skip_all "$(cc_skip_reason bbr2)"
+ktap_header
+dmesg_mark
+
+scenario_dumbbell "$RATE" "$RTT" 1 1
+ktap_info "$(dumbbell_describe), one bbr2 flow, ${SECS}s"
+
+declare -A bt_pid
+for s in $SCRIPTS; do
+	# bpftrace prints "Attaching N probes..." once its probes are live
+	bpftrace "$BT_DIR/$s.bt" >"$TEST_OUT/$s.out" 2>"$TEST_OUT/$s.err" </dev/null &
+	bt_pid[$s]=$!
+	bg_track "${bt_pid[$s]}"
+done
+
+# compiling a script takes a while under emulation: wait for all of them
+attached=""
+deadline=$(( $(date +%s) + ATTACH_TIMEOUT ))
+while [ "$(date +%s)" -lt "$deadline" ]; do
+	attached="" missing=0
+	for s in $SCRIPTS; do
+		if grep -q "^Attaching" "$TEST_OUT/$s.out" 2>/dev/null; then
+			attached+=" $s"
+		else
+			missing=1
+		fi
+	done
+	[ $missing = 0 ] && break
+	sleep 1
+done
+for s in $SCRIPTS; do
+	if [[ " $attached " == *" $s "* ]]; then
+		ktap_pass "$s.bt attaches to the bbr2 tracepoints"
+	else
+		ktap_info "$s.bt: $(head -c 600 "$TEST_OUT/$s.err")"
+		ktap_fail "$s.bt attaches to the bbr2 tracepoints"
+	fi
+done
+
+iperf_flow "$TEST_OUT/flow.json" bbr2 "$SECS" ||
+	ktap_info "iperf3 failed: $(head -c 300 "$TEST_OUT/flow.json.err")"
+sleep 1
+for s in $SCRIPTS; do
+	kill -INT "${bt_pid[$s]}" 2>/dev/null
+done
+for s in $SCRIPTS; do
+	wait "${bt_pid[$s]}" 2>/dev/null
+done
+
+# expect SCRIPT DESC REGEX: one TAP line: SCRIPT's output matches REGEX
+expect()
+{
+	local s=$1 desc=$2 re=$3 n
+
+	n=$(grep -cE -- "$re" "$TEST_OUT/$s.out")
+	if [ "$n" -gt 0 ]; then
+		ktap_info "$s: $n lines match '$re', e.g. $(grep -m1 -E -- "$re" "$TEST_OUT/$s.out")"
+		ktap_pass "$s.bt: $desc"
+	else
+		ktap_info "$s: no line matches '$re'; output:"
+		ktap_info "$(head -n 15 "$TEST_OUT/$s.out")"
+		ktap_fail "$s.bt: $desc"
+	fi
+}
+
+expect bbr2-states "prints STARTUP -> DRAIN" ' STARTUP -> DRAIN '
+expect bbr2-states "prints a PROBE_BW phase change" ' PROBE_BW:[A-Z]+ -> PROBE_BW:[A-Z]+ '
+expect bbr2-model "prints max_bw updates" ' max_bw [0-9]+ -> [0-9]+ kbit/s'
+expect bbr2-model "prints min_rtt updates" ' min_rtt [0-9]+ -> [0-9]+ us'
+expect bbr2-model "prints inflight bounds" ' bounds inflight_hi [0-9]+ '
+expect bbr2-loss-ecn "prints a loss reaction" ' loss reaction in mode [0-3]: losses '
+
+dumbbell_teardown
+dmesg_check
+ktap_finished

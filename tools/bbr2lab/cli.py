@@ -1,0 +1,101 @@
+# SPDX-License-Identifier: GPL-2.0
+"""bbr2-lab command line (see tools/README.md)."""
+
+import argparse
+import os
+import sys
+
+from . import jobs, runner
+
+
+def _add_run_opts(p):
+    p.add_argument("--out", help="results directory (default tools/results/<time>)")
+    p.add_argument("--iterations", type=int, help="override the jobs' iterations")
+    p.add_argument("--duration", type=int, help="override the jobs' run length, s")
+    p.add_argument("--quick", action="store_true",
+                   help="the jobs' reduced [quick] variants (VM-sized)")
+    p.add_argument("--where", choices=("auto", "here", "vm"), default="auto",
+                   help="here: this machine (root, loads tcp_bbr2); vm: one "
+                   "QEMU guest boot for all jobs; auto: here if bbr2 is loaded")
+    p.add_argument("--kernel", help="VM kernel ABI (default: selftests/vm/kernels.conf)")
+    p.add_argument("--module", default=os.path.join(runner.REPO, "tcp_bbr2.ko"),
+                   help="tcp_bbr2.ko to insmod when bbr2 is not loaded")
+    p.add_argument("--no-build", action="store_true", help="use tcp_bbr2.ko as it is")
+    p.add_argument("--vm-timeout", type=int, default=5400)
+    p.add_argument("--no-report", action="store_true", help="raw data only")
+    p.add_argument("--no-capacity-check", action="store_true",
+                   help="skip measuring the emulator's capacity before and after")
+    p.add_argument("--formats", default="png,svg", help="plot formats")
+
+
+def _default_out():
+    import datetime
+    return os.path.join(runner.TOOLS, "results",
+                        datetime.datetime.now().strftime("%Y%m%d-%H%M%S"))
+
+
+def cmd_run(args, job_paths):
+    out = os.path.abspath(args.out or _default_out())
+    job_list = [jobs.load(p, quick=args.quick, iterations=args.iterations,
+                          duration=args.duration) for p in job_paths]
+    where = args.where
+    if where == "auto":
+        where = "here" if runner.can_run_here() else "vm"
+    runner.write_run_info(out, args, where)
+    n = sum(len(j["points"]) * j["meta"]["iterations"] for j in job_list)
+    secs = sum(len(j["points"]) * j["meta"]["iterations"] * (j["meta"]["duration"] + 8)
+               for j in job_list)
+    runner.log("%d job(s), %d runs, about %d min; results in %s"
+               % (len(job_list), n, secs // 60 + 1, out))
+    if where == "here":
+        failed = runner.run_here(job_list, out, args.module,
+                                 capacity=not args.no_capacity_check)
+        if failed:
+            runner.log("%d run(s) failed" % failed)
+        return 1 if failed else 0
+    rc = runner.run_vm([os.path.abspath(p) for p in job_paths], out, args)
+    if rc == 0 and not args.no_report:
+        rc = cmd_report(argparse.Namespace(dir=out, formats=args.formats))
+    return rc
+
+
+def cmd_report(args):
+    from . import report
+    tables = report.write_report(args.dir, formats=args.formats.split(","))
+    print(tables)
+    return 0
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="bbr2-lab", description=__doc__)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    p = sub.add_parser("run", help="run job files")
+    p.add_argument("jobs", nargs="+", help="job files (tools/jobs/*.toml)")
+    _add_run_opts(p)
+    p = sub.add_parser("reproduce", help="run every shipped job (tools/jobs) and report")
+    _add_run_opts(p)
+    p = sub.add_parser("report", help="summary tables and plots from raw data")
+    p.add_argument("dir", help="a results directory of bbr2-lab run")
+    p.add_argument("--formats", default="png,svg")
+    p = sub.add_parser("list", help="the points a job file declares")
+    p.add_argument("jobs", nargs="+")
+    p.add_argument("--quick", action="store_true")
+    args = ap.parse_args(argv)
+    try:
+        if args.cmd == "run":
+            return cmd_run(args, args.jobs)
+        if args.cmd == "reproduce":
+            return cmd_run(args, runner.shipped_jobs())
+        if args.cmd == "report":
+            return cmd_report(args)
+        for path in args.jobs:
+            job = jobs.load(path, quick=args.quick)
+            m = job["meta"]
+            print("%s: %d points x %d iterations x %d s" % (
+                job["name"], len(job["points"]), m["iterations"], m["duration"]))
+            for pt in job["points"]:
+                print("  " + pt["id"])
+        return 0
+    except jobs.JobError as e:
+        print("bbr2-lab: %s" % e, file=sys.stderr)
+        return 2
