@@ -89,6 +89,8 @@ stage "quick: Documentation/parameters.rst matches the source" params-doc \
 	python3 "$REPO/Documentation/gen-parameters.py" --check
 stage "quick: every command in Documentation/ is run by a test" doc-commands \
 	python3 "$REPO/Documentation/doc-commands.py" check
+stage "quick: Documentation/*.rst is valid reStructuredText" rst \
+	/usr/bin/python3 "$REPO/Documentation/check-rst.py"
 if command -v shellcheck >/dev/null; then
 	stage "quick: shellcheck" shellcheck make -C "$SELFTESTS" check
 else

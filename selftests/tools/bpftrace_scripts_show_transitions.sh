@@ -19,7 +19,12 @@ RATE=${RATE:-20}
 RTT=${RTT:-20}
 SECS=${SECS:-8}
 ATTACH_TIMEOUT=${ATTACH_TIMEOUT:-120}
-SCRIPTS="bbr2-states bbr2-model bbr2-loss-ecn"
+# The scripts are run as Documentation/admin-guide.rst shows them, and the
+# page must show every script there is.
+DOC_CMDS=$(python3 "$REPO/Documentation/doc-commands.py" commands vm-bpftrace) ||
+	ktap_skip_all "admin-guide.rst shows no bpftrace commands"
+SCRIPTS=$(sed -n 's|^bpftrace tools/bpftrace/\(.*\)\.bt$|\1|p' <<<"$DOC_CMDS" | sort | xargs)
+SHIPPED=$(for f in "$BT_DIR"/*.bt; do basename "$f" .bt; done | sort | xargs)
 
 require_root
 require_cmds ip tc iperf3 bpftrace
@@ -31,9 +36,16 @@ scenario_dumbbell "$RATE" "$RTT" 1 1
 ktap_info "$(dumbbell_describe), one bbr2 flow, ${SECS}s"
 
 declare -A bt_pid
+if [ "$SCRIPTS" = "$SHIPPED" ]; then
+	ktap_pass "admin-guide.rst shows every script in tools/bpftrace"
+else
+	ktap_info "shown: $SCRIPTS; shipped: $SHIPPED"
+	ktap_fail "admin-guide.rst shows every script in tools/bpftrace"
+fi
 for s in $SCRIPTS; do
 	# bpftrace prints "Attaching N probes..." once its probes are live
-	bpftrace "$BT_DIR/$s.bt" >"$TEST_OUT/$s.out" 2>"$TEST_OUT/$s.err" </dev/null &
+	(cd "$REPO" && exec bash -c "$(grep -x "bpftrace tools/bpftrace/$s.bt" <<<"$DOC_CMDS")") \
+		>"$TEST_OUT/$s.out" 2>"$TEST_OUT/$s.err" </dev/null &
 	bt_pid[$s]=$!
 	bg_track "${bt_pid[$s]}"
 done
