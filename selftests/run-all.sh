@@ -6,7 +6,7 @@
 #   1. setup    install the test bed (selftests/setup-deps.sh) and fetch the
 #               kernel's checkpatch and reference CCs (fetch-kernel-source.sh)
 #   2. quick    build against the VM kernel's headers with W=1 -Werror,
-#               checkpatch --strict, parameter docs in sync, shellcheck,
+#               checkpatch --strict, sparse, parameter docs in sync, shellcheck,
 #               userspace model tests (plain and under ASan/UBSan)
 #   3. vm       the behavioural suite inside a QEMU VM (selftests/run-suite.sh)
 #
@@ -77,6 +77,12 @@ if [ -n "$KSRC" ]; then
 		--ignore MACRO_ARG_REUSE -f "$REPO"/src/*.[ch] "$REPO"/include/*.h
 else
 	skip "quick: checkpatch --strict" "no kernel source"
+fi
+if command -v sparse >/dev/null; then
+	stage "quick: sparse (make C=2) against $KVER headers" sparse \
+		"$SELFTESTS/sparse-check.sh" "$KVER"
+else
+	skip "quick: sparse (make C=2)" "sparse not installed"
 fi
 stage "quick: Documentation/parameters.rst matches the source" params-doc \
 	python3 "$REPO/Documentation/gen-parameters.py" --check

@@ -35,6 +35,8 @@ fi
 # tools the tests run (inside the guest they come from the host's files)
 pkgs=(iproute2 iperf3 iputils-ping ethtool kmod procps python3 jq gawk coreutils
       make gcc perl shellcheck)
+# static checks of the quick tier: sparse (make C=2), -m32 build of src/
+pkgs+=(sparse gcc-multilib)
 if [ $host_only = 0 ]; then
 	pkgs+=(qemu-system-x86 busybox-static python3-pip)
 	for abi in $KERNEL_ABIS; do
