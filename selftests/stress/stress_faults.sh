@@ -22,7 +22,7 @@ RATE=20
 RTT=20
 SIZE=${FAULT_SIZE:-$([ "$PROFILE" = full ] && echo 8000000 || echo 2000000)}
 FLOW_TIMEOUT=${FAULT_TIMEOUT:-90}
-RCV_IP6=fd00:3::2
+DST6_IP=fd00:3::2
 LINKS="s0@$NS_SND r1a@$NS_R1 r1b@$NS_R1 r2a@$NS_R2 r2b@$NS_R2 c0@$NS_RCV"
 
 require_root
@@ -103,7 +103,7 @@ scenario()
 	local bbr2_ok cubic_ok bbr2_s cubic_s errs
 
 	shift 4
-	[ "$fam" = 6 ] && dst=$RCV_IP6
+	[ "$fam" = 6 ] && dst=$DST6_IP
 	_port=$((_port + 1))
 	port=$_port
 	json=$TEST_OUT/$name-v$fam.json
