@@ -8,7 +8,8 @@
 #   2. quick    build against the VM kernel's headers with W=1 -Werror,
 #               checkpatch --strict, sparse, parameter docs in sync, shellcheck,
 #               userspace model tests (plain and under ASan/UBSan)
-#   3. vm       the behavioural suite inside a QEMU VM (selftests/run-suite.sh)
+#   3. vm       the behavioural suite inside a QEMU VM (selftests/run-suite.sh),
+#               then the stress/fault/bad-input suite (selftests/stress, short)
 #
 # Each stage is a test; the model and VM stages add their own counts.  The
 # last line is "total: N passed, N failed, N skipped"; the exit code is 0
@@ -111,6 +112,13 @@ else
 	skipped=$((skipped + $(grep -cE '^ok [0-9]+ .*# SKIP' "$RESULTS/vm.log")))
 	failed=$((failed + $(grep -cE '^not ok [0-9]+' "$RESULTS/vm.log")))
 	sed -n '/---- summary/,$p' "$RESULTS/vm.log"
+	# stress, faults, bad input (selftests/stress), CI-sized profile
+	stage "vm: stress, faults and bad input on $KVER (PROFILE=short)" vm-stress \
+		make -C "$SELFTESTS" vm-stress NO_BUILD=1 KVER="$KVER" PROFILE=short \
+		RESULTS="$RESULTS/vm-stress"
+	passed=$((passed + $(grep -cE '^ok [0-9]+ [^#]*$' "$RESULTS/vm-stress.log")))
+	skipped=$((skipped + $(grep -cE '^ok [0-9]+ .*# SKIP' "$RESULTS/vm-stress.log")))
+	failed=$((failed + $(grep -cE '^not ok [0-9]+' "$RESULTS/vm-stress.log")))
 fi
 
 echo "== summary (logs in $RESULTS)"

@@ -46,7 +46,7 @@ def ranges(ko):
 
 
 def read(name):
-    with open(os.path.join(PDIR, name)) as f:
+    with open(os.path.join(PDIR, name), errors="backslashreplace") as f:
         return f.read()
 
 

@@ -115,7 +115,7 @@ scenario()
 	rm -f "$TEST_OUT/stop"
 	$perturb &
 	ppid=$!
-	in_snd python3 "$LOAD" client --dst "$dst" --port "$port" --flows 2 --ccs bbr2,cubic \
+	in_snd python3 "$LOAD" client --dst "$dst" --port "$port" --flows 2 --ccs "$BBR2_CC",cubic \
 		--size "$SIZE" --secs 0 --grace "$FLOW_TIMEOUT" --json "$json" </dev/null \
 		2>"$json.err"
 	touch "$TEST_OUT/stop"
@@ -133,8 +133,9 @@ except Exception as e:
     print("False - False -", "no result:", e); sys.exit()
 f = {x["cc"]: x for x in d["flows"]}
 g = lambda cc, k, dflt: f[cc][k] if cc in f else dflt
-print(g("bbr2", "ok", False), g("bbr2", "secs", "-"), g("cubic", "ok", False),
-      g("cubic", "secs", "-"), "|".join(d["errors"][:2]) or "-")' "$json")
+b = sys.argv[2]
+print(g(b, "ok", False), g(b, "secs", "-"), g("cubic", "ok", False),
+      g("cubic", "secs", "-"), "|".join(d["errors"][:2]) or "-")' "$json" "$BBR2_CC")
 	table_row "$name" "IPv$fam" "bbr2 ${bbr2_s}s $([ "$bbr2_ok" = True ] && echo ok || echo FAILED)" \
 		"cubic ${cubic_s}s $([ "$cubic_ok" = True ] && echo ok || echo FAILED)"
 	[ "$errs" != - ] && ktap_info "$name IPv$fam: $errs"
