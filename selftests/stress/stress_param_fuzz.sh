@@ -10,7 +10,7 @@
 source "$(dirname "$0")/../net/lib.sh"
 
 STRESS_DIR=$(cd "$(dirname "$0")" && pwd)
-PER_PARAM=$([ "${PROFILE:-short}" = full ] && echo 3000 || echo 300)
+PER_PARAM=$([ "${PROFILE:-short}" = full ] && echo 2000 || echo 200)
 
 require_root
 require_cmds python3 modinfo
