@@ -95,6 +95,20 @@ set_mtu()
 	done
 }
 
+# back to the clean dumbbell, whatever a perturbation was doing when it stopped
+restore_path()
+{
+	local burst=$(( RATE * 125 * 4 > 3028 ? RATE * 125 * 4 : 3028 ))
+
+	in_r1 ip link set r1b up
+	in_r1 ip route replace 10.0.3.0/24 via 10.0.2.2
+	in_r1 ip -6 route replace fd00:2::/64 dev r1b
+	in_r1 ip -6 route replace fd00:3::/64 via fd00:2::2
+	in_r2 tc qdisc replace dev r2b root handle 1: tbf rate "${RATE}mbit" burst "$burst" limit "$DB_BUF_BYTES"
+	netem loss 0%
+	set_mtu 1500
+}
+
 # scenario NAME FAMILY SETUP PERTURB [SERVER ARGS...]
 #   SETUP: a command run before the flows (netem args, mtu...), "-" for none
 scenario()
@@ -122,9 +136,7 @@ scenario()
 	wait "$ppid"
 	kill "$srv" 2>/dev/null
 	wait "$srv" 2>/dev/null
-	# back to the clean path
-	netem loss 0%
-	set_mtu 1500
+	restore_path
 	read -r bbr2_ok bbr2_s cubic_ok cubic_s errs < <(python3 -c '
 import json, sys
 try:
