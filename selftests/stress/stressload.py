@@ -15,7 +15,8 @@ network order) and closes.  The client compares them with its own count and
 CRC of what it sent: a connection is "ok" only if both match.
 
 Client load: --conns slots kept busy until --secs have passed.  A slot is
-"long" (--long-frac of them: streams until the deadline) or "short" (a
+"long" (--long-frac of them: streams at up to --long-rate until the
+deadline) or "short" (a
 random 1 KiB - --short-max transfer, then the slot opens a new connection).
 With --switch-ccs, --switch-per-sec random live connections per second
 change TCP_CONGESTION mid-transfer.  --flows N --size B instead runs exactly
@@ -152,7 +153,8 @@ class Client:
         self.block = random.Random(args.seed + 1).randbytes(BLOCK)
         self.view = memoryview(self.block)
         self.sel = selectors.DefaultSelector()
-        self.live = []
+        self.live = set()
+        self.paused = []	# long streams ahead of --long-rate
         self.res = {"ok": 0, "failed": 0, "bytes": 0, "switches": 0,
                     "switch_errors": 0, "cc_mismatch": 0, "connect_errors": 0,
                     "errors": [], "flows": [], "max_live": 0}
@@ -193,7 +195,7 @@ class Client:
             s.close()
             return
         c = ClientConn(s, size, cc, long)
-        self.live.append(c)
+        self.live.add(c)
         self.sel.register(s, selectors.EVENT_WRITE, c)
         self.res["max_live"] = max(self.res["max_live"], len(self.live))
 
@@ -230,8 +232,12 @@ class Client:
                 return
             c.crc = zlib.crc32(self.view[off:off + sent], c.crc)
             c.sent += sent
-            if sent < n:
-                return
+            # one chunk per turn, so that no connection starves the
+            # others; a long stream over its rate waits for resume()
+            if c.long and c.sent > self.a.long_rate * (time.monotonic() - c.start):
+                self.sel.unregister(c.sock)
+                self.paused.append(c)
+            return
 
     def step_recv(self, c):
         try:
@@ -256,6 +262,18 @@ class Client:
         self.res["ok"] += 1
         self.res["bytes"] += c.sent
         self.close(c, True)
+
+    def resume(self, deadline_passed):
+        now = time.monotonic()
+        still = []
+        for c in self.paused:
+            if c not in self.live:
+                continue
+            if deadline_passed or c.sent <= self.a.long_rate * (now - c.start):
+                self.sel.register(c.sock, selectors.EVENT_WRITE, c)
+            else:
+                still.append(c)
+        self.paused = still
 
     def switch_some(self, n):
         cands = [c for c in self.live if c.connected and c.sent]
@@ -301,6 +319,8 @@ class Client:
             if self.switch_ccs and now >= next_switch and not passed:
                 self.switch_some(max(1, int(a.switch_per_sec / 10)))
                 next_switch = now + 0.1
+            if self.paused:
+                self.resume(passed)
             if not self.live and (passed or a.flows):
                 break
             if now >= hard:
@@ -348,6 +368,8 @@ def main():
     c.add_argument("--grace", type=float, default=120,
                    help="after --secs, how long connections may take to finish")
     c.add_argument("--long-frac", type=float, default=0.3)
+    c.add_argument("--long-rate", type=float, default=256 * 1024,
+                   help="bytes/s each long stream sends at most")
     c.add_argument("--short-max", type=int, default=256 * 1024)
     c.add_argument("--open-burst", type=int, default=50)
     c.add_argument("--ccs", default="bbr2")
