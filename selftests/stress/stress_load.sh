@@ -79,11 +79,11 @@ bg_track $churn_pid
 
 clients=()
 ip netns exec "$NS_LO" python3 "$LOAD" client --dst ::1 --port $PORT --conns "$LO_CONNS" \
-	--secs "$SECS" --ccs bbr2 --switch-ccs bbr2,cubic,bbr --seed 1 \
+	--secs "$SECS" --ccs "$BBR2_CC" --switch-ccs "$BBR2_CC",cubic,bbr --seed 1 \
 	--json "$TEST_OUT/client-lo.json" </dev/null 2>"$TEST_OUT/client-lo.err" &
 clients+=($!)
 ip netns exec "$NS_SND" python3 "$LOAD" client --dst "$RCV_IP" --port $PORT --conns "$DB_CONNS" \
-	--secs "$SECS" --ccs bbr2 --switch-ccs bbr2,cubic,bbr --seed 2 --short-max 65536 \
+	--secs "$SECS" --ccs "$BBR2_CC" --switch-ccs "$BBR2_CC",cubic,bbr --seed 2 --short-max 65536 \
 	--json "$TEST_OUT/client-db.json" </dev/null 2>"$TEST_OUT/client-db.err" &
 clients+=($!)
 bg_track "${clients[0]}"
@@ -192,7 +192,7 @@ if ! [ -d "/sys/module/$BBR2_MODULE" ] && insmod "$BBR2_KO" && cc_available "$BB
 	srv=$!
 	sleep 1
 	res=$(ip netns exec "$NS_LO" python3 "$LOAD" client --dst 127.0.0.1 --port $PORT --flows 4 \
-		--size 1000000 --ccs bbr2 2>&1)
+		--size 1000000 --ccs "$BBR2_CC" 2>&1)
 	kill $srv 2>/dev/null
 	wait $srv 2>/dev/null
 	ip netns del "$NS_LO"
