@@ -309,8 +309,7 @@ class Client:
             now = time.monotonic()
             passed = now >= deadline
             if not a.flows and not passed:
-                # fill the slots, a burst at a time (a SYN storm is not
-                # what this tests)
+                # refill the free slots (at most --open-burst per turn)
                 want = a.conns - len(self.live)
                 nlong = sum(1 for c in self.live if c.long)
                 for _ in range(min(want, a.open_burst)):
@@ -371,7 +370,8 @@ def main():
     c.add_argument("--long-rate", type=float, default=256 * 1024,
                    help="bytes/s each long stream sends at most")
     c.add_argument("--short-max", type=int, default=256 * 1024)
-    c.add_argument("--open-burst", type=int, default=50)
+    c.add_argument("--open-burst", type=int, default=1000,
+                   help="most connections opened per turn of the loop")
     c.add_argument("--ccs", default="bbr2")
     c.add_argument("--switch-ccs", default="")
     c.add_argument("--switch-per-sec", type=float, default=20)
