@@ -57,6 +57,13 @@ add_counts() {
 	passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + ${s:-0}))
 }
 
+# Adds a KTAP log's top-level "ok N" / "not ok N" lines to the totals.
+add_ktap() {
+	passed=$((passed + $(grep -cE '^ok [0-9]+ [^#]*$' "$1")))
+	skipped=$((skipped + $(grep -cE '^ok [0-9]+ .*# SKIP' "$1")))
+	failed=$((failed + $(grep -cE '^not ok [0-9]+' "$1")))
+}
+
 # ---- 1. setup
 sudo=()
 [ "$(id -u)" = 0 ] || sudo=(sudo)
@@ -87,6 +94,8 @@ else
 fi
 stage "quick: Documentation/parameters.rst matches the source" params-doc \
 	python3 "$REPO/Documentation/gen-parameters.py" --check
+stage "quick: every command in Documentation/ is run by a test" doc-commands \
+	python3 "$REPO/Documentation/doc-commands.py" check
 if command -v shellcheck >/dev/null; then
 	stage "quick: shellcheck" shellcheck make -C "$SELFTESTS" check
 else
@@ -112,13 +121,17 @@ else
 	skipped=$((skipped + $(grep -cE '^ok [0-9]+ .*# SKIP' "$RESULTS/vm.log")))
 	failed=$((failed + $(grep -cE '^not ok [0-9]+' "$RESULTS/vm.log")))
 	sed -n '/---- summary/,$p' "$RESULTS/vm.log"
+
+	stage "vm: admin-guide commands on $KVER" vm-docs \
+		make -C "$SELFTESTS" vm-docs NO_BUILD=1 KVER="$KVER" \
+		RESULTS="$RESULTS/vm-docs"
+	add_ktap "$RESULTS/vm-docs.log"
+
 	# stress, faults, bad input (selftests/stress), CI-sized profile
 	stage "vm: stress, faults and bad input on $KVER (PROFILE=short)" vm-stress \
 		make -C "$SELFTESTS" vm-stress NO_BUILD=1 KVER="$KVER" PROFILE=short \
 		RESULTS="$RESULTS/vm-stress"
-	passed=$((passed + $(grep -cE '^ok [0-9]+ [^#]*$' "$RESULTS/vm-stress.log")))
-	skipped=$((skipped + $(grep -cE '^ok [0-9]+ .*# SKIP' "$RESULTS/vm-stress.log")))
-	failed=$((failed + $(grep -cE '^not ok [0-9]+' "$RESULTS/vm-stress.log")))
+	add_ktap "$RESULTS/vm-stress.log"
 fi
 
 echo "== summary (logs in $RESULTS)"

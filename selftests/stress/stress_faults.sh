@@ -44,9 +44,7 @@ stopped() { [ -e "$TEST_OUT/stop" ]; }
 # SYN_SENT) for either CC: it would test nothing about the CC.
 wait_established()
 {
-	local i
-
-	for i in $(seq 50); do
+	for _ in $(seq 50); do
 		[ "$(in_snd ss -Htn state established | wc -l)" -ge 2 ] && return 0
 		sleep 0.1
 	done
@@ -97,10 +95,8 @@ perturb_link_flap()
 # through all three; then the path stays clean for the recovery
 perturb_rto_storm()
 {
-	local i
-
 	wait_established
-	for i in 1 2 3; do
+	for _ in 1 2 3; do
 		stopped && break
 		sleep 0.5
 		netem loss 100%; sleep 2.5
