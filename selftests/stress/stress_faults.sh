@@ -132,7 +132,7 @@ restore_path()
 scenario()
 {
 	local name=$1 fam=$2 setup=$3 perturb=$4 dst=$RCV_IP port json srv ppid
-	local bbr2_ok cubic_ok bbr2_s cubic_s errs
+	local bbr2_ok cubic_ok bbr2_s cubic_s cubic_bytes errs
 
 	shift 4
 	[ "$fam" = 6 ] && dst=$DST6_IP
@@ -143,7 +143,10 @@ scenario()
 	ip netns exec "$NS_RCV" python3 "$LOAD" server --port "$port" "$@" </dev/null \
 		>"$TEST_OUT/$name-v$fam-server.log" 2>&1 &
 	srv=$!
-	sleep 1
+	for _ in $(seq 100); do	# the server says when it listens
+		grep -q listening "$TEST_OUT/$name-v$fam-server.log" && break
+		sleep 0.1
+	done
 	rm -f "$TEST_OUT/stop"
 	$perturb &
 	ppid=$!
@@ -155,21 +158,24 @@ scenario()
 	kill "$srv" 2>/dev/null
 	wait "$srv" 2>/dev/null
 	restore_path
-	read -r bbr2_ok bbr2_s cubic_ok cubic_s errs < <(python3 -c '
+	read -r bbr2_ok bbr2_s cubic_ok cubic_s cubic_bytes errs < <(python3 -c '
 import json, sys
 try:
     d = json.load(open(sys.argv[1]))
 except Exception as e:
-    print("False - False -", "no result:", e); sys.exit()
+    print("False - False - 0", "no result:", e); sys.exit()
 f = {x["cc"]: x for x in d["flows"]}
 g = lambda cc, k, dflt: f[cc][k] if cc in f else dflt
 b = sys.argv[2]
 print(g(b, "ok", False), g(b, "secs", "-"), g("cubic", "ok", False),
-      g("cubic", "secs", "-"), "|".join(d["errors"][:2]) or "-")' "$json" "$BBR2_CC")
+      g("cubic", "secs", "-"), g("cubic", "bytes", 0), "|".join(d["errors"][:2]) or "-")' "$json" "$BBR2_CC")
 	table_row "$name" "IPv$fam" "bbr2 ${bbr2_s}s $([ "$bbr2_ok" = True ] && echo ok || echo FAILED)" \
 		"cubic ${cubic_s}s $([ "$cubic_ok" = True ] && echo ok || echo FAILED)"
 	[ "$errs" != - ] && ktap_info "$name IPv$fam: $errs"
-	if [ "$cubic_ok" = True ]; then
+	if [ "$cubic_bytes" = 0 ]; then
+		# nothing was sent: the scenario tested nothing
+		ktap_fail "$name IPv$fam: no transfer got going (setup)"
+	elif [ "$cubic_ok" = True ]; then
 		ktap_result "$name IPv$fam: bbr2 finishes, bytes verified, as cubic does" \
 			test "$bbr2_ok" = True
 	else

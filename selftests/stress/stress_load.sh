@@ -69,12 +69,25 @@ for ns in "$NS_LO" "$NS_SND" "$NS_RCV"; do
 		echo cubic > /proc/sys/net/ipv4/tcp_congestion_control'
 done
 
+# wait_listening LOG: stressload.py's server says "listening" when it is
+wait_listening()
+{
+	for _ in $(seq 100); do
+		grep -q listening "$1" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 for ns in "$NS_LO" "$NS_RCV"; do
 	ip netns exec "$ns" python3 "$LOAD" server --port $PORT </dev/null \
 		>"$TEST_OUT/server-$ns.log" 2>&1 &
 	bg_track $!
 done
-sleep 1
+for ns in "$NS_LO" "$NS_RCV"; do
+	wait_listening "$TEST_OUT/server-$ns.log" ||
+		ktap_info "server in $ns did not start: $(cat "$TEST_OUT/server-$ns.log")"
+done
 
 stop=$TEST_OUT/stop
 rm -f "$stop"
@@ -195,9 +208,10 @@ else
 fi
 if ! [ -d "/sys/module/$BBR2_MODULE" ] && insmod "$BBR2_KO" && cc_available "$BBR2_CC"; then
 	ip netns add "$NS_LO" && ip netns exec "$NS_LO" ip link set lo up
-	ip netns exec "$NS_LO" python3 "$LOAD" server --port $PORT </dev/null >/dev/null 2>&1 &
+	ip netns exec "$NS_LO" python3 "$LOAD" server --port $PORT </dev/null \
+		>"$TEST_OUT/server-reload.log" 2>&1 &
 	srv=$!
-	sleep 1
+	wait_listening "$TEST_OUT/server-reload.log"
 	res=$(ip netns exec "$NS_LO" python3 "$LOAD" client --dst 127.0.0.1 --port $PORT --flows 4 \
 		--size 1000000 --ccs "$BBR2_CC" 2>&1)
 	kill $srv 2>/dev/null
