@@ -6,9 +6,10 @@
 #   1. setup    install the test bed (selftests/setup-deps.sh) and fetch the
 #               kernel's checkpatch and reference CCs (fetch-kernel-source.sh)
 #   2. quick    build against the VM kernel's headers with W=1 -Werror,
-#               checkpatch --strict, parameter docs in sync, shellcheck,
+#               checkpatch --strict, sparse, parameter docs in sync, shellcheck,
 #               userspace model tests (plain and under ASan/UBSan)
-#   3. vm       the behavioural suite inside a QEMU VM (selftests/run-suite.sh)
+#   3. vm       the behavioural suite inside a QEMU VM (selftests/run-suite.sh),
+#               then the stress/fault/bad-input suite (selftests/stress, short)
 #
 # Each stage is a test; the model and VM stages add their own counts.  The
 # last line is "total: N passed, N failed, N skipped"; the exit code is 0
@@ -85,6 +86,12 @@ if [ -n "$KSRC" ]; then
 else
 	skip "quick: checkpatch --strict" "no kernel source"
 fi
+if command -v sparse >/dev/null; then
+	stage "quick: sparse (make C=2) against $KVER headers" sparse \
+		"$SELFTESTS/sparse-check.sh" "$KVER"
+else
+	skip "quick: sparse (make C=2)" "sparse not installed"
+fi
 stage "quick: Documentation/parameters.rst matches the source" params-doc \
 	python3 "$REPO/Documentation/gen-parameters.py" --check
 stage "quick: every command in Documentation/ is run by a test" doc-commands \
@@ -123,6 +130,12 @@ else
 		make -C "$SELFTESTS" vm-docs NO_BUILD=1 KVER="$KVER" \
 		RESULTS="$RESULTS/vm-docs"
 	add_ktap "$RESULTS/vm-docs.log"
+
+	# stress, faults, bad input (selftests/stress), CI-sized profile
+	stage "vm: stress, faults and bad input on $KVER (PROFILE=short)" vm-stress \
+		make -C "$SELFTESTS" vm-stress NO_BUILD=1 KVER="$KVER" PROFILE=short \
+		RESULTS="$RESULTS/vm-stress"
+	add_ktap "$RESULTS/vm-stress.log"
 fi
 # tools/ in the VM: bpftrace scripts on the tracepoints, a bbr2-lab smoke run
 if [ "${QUICK:-0}" = 1 ]; then

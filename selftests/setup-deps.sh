@@ -37,6 +37,8 @@ pkgs=(iproute2 iperf3 iputils-ping ethtool kmod procps python3 jq gawk coreutils
       make gcc perl shellcheck)
 # tools/: bbr2-lab's plots and the bpftrace scripts on the module's tracepoints
 pkgs+=(python3-matplotlib bpftrace python3-docutils)
+# static checks of the quick tier: sparse (make C=2), -m32 build of src/
+pkgs+=(sparse gcc-multilib)
 if [ $host_only = 0 ]; then
 	pkgs+=(qemu-system-x86 busybox-static python3-pip)
 	for abi in $KERNEL_ABIS; do

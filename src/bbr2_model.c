@@ -384,7 +384,8 @@ static void bbr2_set_cwnd(struct sock *sk, const struct rate_sample *rs,
 			cwnd += acked;
 		cwnd = max_t(u64, cwnd, bbr2_param(CWND_MIN_TARGET));
 	}
-	cwnd = min_t(u64, cwnd, tp->snd_cwnd_clamp);
+	/* tcp_snd_cwnd_set() WARNs above INT_MAX; the clamp defaults to ~0U */
+	cwnd = min_t(u64, cwnd, min_t(u32, tp->snd_cwnd_clamp, INT_MAX));
 	if (bbr->mode == BBR2_PROBE_RTT)	/* drain queue, refresh min_rtt */
 		cwnd = min_t(u64, cwnd, bbr2_probe_rtt_cwnd(sk));
 	tcp_snd_cwnd_set(tp, max_t(u32, cwnd, 1));
