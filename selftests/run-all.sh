@@ -8,7 +8,9 @@
 #   2. quick    build against the VM kernel's headers with W=1 -Werror,
 #               checkpatch --strict, parameter docs in sync, shellcheck,
 #               userspace model tests (plain and under ASan/UBSan)
-#   3. vm       the behavioural suite inside a QEMU VM (selftests/run-suite.sh)
+#               the build matrix (5.10 to 7.x), DKMS/.deb/make install test
+#   3. vm       the behavioural suite inside a QEMU VM (selftests/run-suite.sh),
+#               on each kernel of vm/kernels.conf; a table test x kernel
 #
 # Each stage is a test; the model and VM stages add their own counts.  The
 # last line is "total: N passed, N failed, N skipped"; the exit code is 0
@@ -20,6 +22,8 @@ SELFTESTS=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$SELFTESTS/.." && pwd)
 # shellcheck source=vm/kernels.conf
 source "$SELFTESTS/vm/kernels.conf"
+# The VM tier runs on every kernel of vm/kernels.conf, or on KVER alone.
+VM_KERNELS=${KVER:-$KERNEL_ABIS}
 KVER=${KVER:-${KERNEL_ABIS%% *}}
 RESULTS=${RESULTS:-$SELFTESTS/results/$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$RESULTS"
@@ -74,7 +78,8 @@ stage "quick: build against $KVER headers, W=1 -Werror" build \
 if [ -n "$KSRC" ]; then
 	stage "quick: checkpatch --strict" checkpatch \
 		perl "$KSRC/scripts/checkpatch.pl" --no-tree --strict --terse \
-		--ignore MACRO_ARG_REUSE -f "$REPO"/src/*.[ch] "$REPO"/include/*.h
+		--ignore MACRO_ARG_REUSE -f "$REPO"/src/*.[ch] "$REPO"/include/*.h \
+		"$REPO"/include/probes/*.c
 else
 	skip "quick: checkpatch --strict" "no kernel source"
 fi
@@ -91,20 +96,58 @@ stage "quick: model tests under ASan+UBSan" model-san \
 	make -C "$SELFTESTS/model" check SANITIZE=1
 add_counts "$RESULTS/model-san.log"
 
+# The same tree on every kernel series: build, DKMS, package.
+stage "quick: build matrix 5.10 6.1 6.12 7.x, W=1, no warnings" matrix \
+	"${sudo[@]}" "$SELFTESTS/build-matrix.sh"
+grep -A9 '^series kernel' "$RESULTS/matrix.log" | sed 's/^/   /'
+stage "quick: DKMS, .deb, make install, signing (chroot)" packaging \
+	"${sudo[@]}" "$SELFTESTS/packaging-test.sh"
+add_counts "$RESULTS/packaging.log"
+
 # ---- 3. VM tier
+# vm_table ABI...: one row per test, one column per kernel, from each run's
+# summary.txt (written by run-suite.sh in the guest)
+vm_table() {
+	local abi files=()
+	for abi in "$@"; do
+		files+=("$RESULTS/vm-$abi/summary.txt")
+	done
+	awk -v kernels="$*" '
+		BEGIN { nk = split(kernels, k, " ") }
+		FNR == 1 { f++ }
+		{ if (!($1 in seen)) { seen[$1] = 1; order[++nt] = $1 }
+		  cell[$1, f] = $2 " " $3 }
+		END {
+			printf "%-45s", "test"
+			for (i = 1; i <= nk; i++) printf " %-22s", k[i]
+			printf "\n"
+			for (t = 1; t <= nt; t++) {
+				printf "%-45s", order[t]
+				for (i = 1; i <= nk; i++)
+					printf " %-22s", ((order[t], i) in cell) ? cell[order[t], i] : "-"
+				printf "\n"
+			}
+		}' "${files[@]}" 2>/dev/null
+}
+
 if [ "${QUICK:-0}" = 1 ]; then
 	skip "vm: behavioural suite" "QUICK=1"
 elif [ $build_ok = 0 ]; then
 	skip "vm: behavioural suite" "module did not build"
 else
-	stage "vm: behavioural suite on $KVER" vm \
-		make -C "$SELFTESTS" vm-selftest NO_BUILD=1 KVER="$KVER" \
-		RESULTS="$RESULTS/vm"
-	# one test per top-level TAP line of run-suite.sh
-	passed=$((passed + $(grep -cE '^ok [0-9]+ [^#]*$' "$RESULTS/vm.log")))
-	skipped=$((skipped + $(grep -cE '^ok [0-9]+ .*# SKIP' "$RESULTS/vm.log")))
-	failed=$((failed + $(grep -cE '^not ok [0-9]+' "$RESULTS/vm.log")))
-	sed -n '/---- summary/,$p' "$RESULTS/vm.log"
+	for abi in $VM_KERNELS; do
+		# builds tcp_bbr2.ko for this kernel, then boots it
+		stage "vm: behavioural suite on $abi" "vm-$abi" \
+			make -C "$SELFTESTS" vm-selftest KVER="$abi" \
+			RESULTS="$RESULTS/vm-$abi"
+		# one test per top-level TAP line of run-suite.sh
+		passed=$((passed + $(grep -cE '^ok [0-9]+ [^#]*$' "$RESULTS/vm-$abi.log")))
+		skipped=$((skipped + $(grep -cE '^ok [0-9]+ .*# SKIP' "$RESULTS/vm-$abi.log")))
+		failed=$((failed + $(grep -cE '^not ok [0-9]+' "$RESULTS/vm-$abi.log")))
+		sed -n '/---- summary/,$p' "$RESULTS/vm-$abi.log"
+	done
+	# shellcheck disable=SC2086 # one argument per kernel
+	vm_table $VM_KERNELS | tee "$RESULTS/vm-table.txt"
 fi
 
 echo "== summary (logs in $RESULTS)"
