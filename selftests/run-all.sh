@@ -95,6 +95,9 @@ add_counts "$RESULTS/model.log"
 stage "quick: model tests under ASan+UBSan" model-san \
 	make -C "$SELFTESTS/model" check SANITIZE=1
 add_counts "$RESULTS/model-san.log"
+stage "quick: model tests on the 7.1 API (KVER=7.1)" model-7.1 \
+	make -C "$SELFTESTS/model" check KVER=7.1
+add_counts "$RESULTS/model-7.1.log"
 
 # The same tree on every kernel series: build, DKMS, package.
 stage "quick: build matrix 5.10 6.1 6.12 7.x, W=1, no warnings" matrix \
