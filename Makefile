@@ -13,6 +13,9 @@
 #   make demo                set up, build, boot the VM, load bbr2, run a
 #                            short flow and show its ss -ti state
 #   make install/uninstall   install the module without DKMS
+#                            (INSTALL_MOD_PATH=DIR: under a staging root)
+#   make matrix              build against 5.10, 6.1, 6.12 and 7.x headers
+#   make deb                 tcp-bbr2-dkms_<version>_all.deb (DKMS package)
 #   make reproduce [QUICK=1] set up, then run every experiment of tools/jobs
 #                            in the VM and write tables and plots
 #                            (tools/bbr2-lab reproduce; tools/README.md)
@@ -26,16 +29,26 @@ PWD  := $(shell pwd)
 SELFTEST_KVER := $(if $(filter command line environment,$(origin KVER)),KVER=$(KVER))
 
 .PHONY: all modules clean check test selftest vm-selftest demo deps \
-	install uninstall reproduce
+	install uninstall reproduce matrix deb
 
 all: modules
 
-modules:
-	$(MAKE) -C $(KDIR) M=$(PWD) modules
+# Probe the kernel's API once per build (include/compat-probe.sh), with the
+# toolchain the user chose for the kernel build.
+PROBE_VARS := $(foreach v,CC LLVM CROSS_COMPILE ARCH,\
+	$(if $(filter command line,$(origin $(v))),$(v)="$($(v))"))
 
+modules:
+	compat=$$(sh $(PWD)/include/compat-probe.sh $(KDIR) $(PROBE_VARS)) && \
+	$(MAKE) -C $(KDIR) M=$(PWD) BBR2_COMPAT="$$compat" modules
+
+# Without the kernel's headers kbuild cannot clean; remove what it leaves.
 clean:
-	$(MAKE) -C $(KDIR) M=$(PWD) clean
-	$(MAKE) -C selftests/model clean
+	if [ -d $(KDIR) ]; then $(MAKE) -C $(KDIR) M=$(PWD) clean; else \
+		rm -rf *.ko *.o *.mod *.mod.c .*.cmd src/*.o src/.*.cmd \
+			modules.order Module.symvers .tmp_versions; fi
+	if [ -d selftests/model ]; then $(MAKE) -C selftests/model clean; fi
+	rm -f tcp-bbr2-dkms_*.deb
 
 check:
 	$(MAKE) -C selftests/model check
@@ -53,11 +66,24 @@ reproduce: deps
 selftest vm-selftest deps:
 	$(MAKE) -C selftests $@ $(SELFTEST_KVER)
 
+# INSTALL_MOD_PATH=DIR installs under DIR (a staging root), as for the kernel.
+DEPMOD := depmod $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) -a $(KVER)
+
 install: modules
 	$(MAKE) -C $(KDIR) M=$(PWD) modules_install
-	depmod -a $(KVER)
+	$(DEPMOD)
 
 uninstall:
-	rm -f /lib/modules/$(KVER)/updates/tcp_bbr2.ko \
-	      /lib/modules/$(KVER)/extra/tcp_bbr2.ko
-	depmod -a $(KVER)
+	rm -f $(INSTALL_MOD_PATH)/lib/modules/$(KVER)/updates/tcp_bbr2.ko* \
+	      $(INSTALL_MOD_PATH)/lib/modules/$(KVER)/extra/tcp_bbr2.ko*
+	$(DEPMOD)
+
+# Build against one kernel of every supported series (selftests/build-matrix.sh).
+matrix:
+	selftests/build-matrix.sh
+
+# The DKMS Debian package tcp-bbr2-dkms_$(VERSION)_all.deb, here.
+VERSION := $(shell sed -n 's/^\#define BBR2_MODULE_VERSION[[:space:]]*"\(.*\)"/\1/p' src/tcp_bbr2_main.c)
+
+deb:
+	tools/build-deb.sh $(VERSION) .

@@ -18,7 +18,8 @@ changed in the documentation is the command the test runs.
   doc-commands.py list                 every tagged block: file, line, tag
   doc-commands.py commands TAG         the shell commands of TAG's console
                                        blocks, one per line (prompt removed,
-                                       backslash continuations joined);
+                                       backslash continuations joined into
+                                       one line);
                                        output lines (no prompt) are skipped
   doc-commands.py block TAG N          the text of TAG's N-th non-console
                                        block (0-based), e.g. a sysctl.d file
@@ -97,7 +98,8 @@ def commands(block):
     output_lines = 0	# output lines seen since the last command
     for line in block.text.splitlines():
         if pending:
-            pending += "\n" + line
+            # a continued line: one line, as the shell reads it
+            pending = pending[:-1].rstrip() + " " + line.strip()
         else:
             m = PROMPT.match(line)
             if not m:
@@ -119,9 +121,9 @@ def users():
     """Tags named by a call of this script from a test."""
     used = set()
     # "doc-commands.py commands TAG", "... block TAG N", or a test's own
-    # wrapper named run_doc / install_doc_file with a literal TAG
+    # wrapper (run_doc, doc_cmds, install_doc_file) with a literal TAG
     pat = re.compile(
-        r"\b(?:commands|block|run_doc|install_doc_file) \"?([a-z]+-[\w-]+)")
+        r"\b(?:commands|block|run_doc|doc_cmds|install_doc_file) \"?([a-z]+-[\w-]+)")
     for path in (TOP / "selftests").rglob("*"):
         if path.is_file() and path.suffix in ("", ".sh", ".py", ".mk") \
                 or path.name == "Makefile":

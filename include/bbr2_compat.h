@@ -2,10 +2,10 @@
 /*
  * Kernel API differences between the series tcp_bbr2 builds against.
  *
- * The BBR2_HAVE_* flags come from compat-probe.sh, which inspects the
- * target kernel's headers (see Kbuild).  Everything version-dependent is
- * resolved here so that the algorithm in src/ reads the same on every
- * kernel.
+ * The BBR2_HAVE_* flags come from compat-probe.sh, which compiles the small
+ * programs in include/probes/ against the target kernel (see Kbuild).
+ * Everything version-dependent is resolved here so that the algorithm in
+ * src/ reads the same on every kernel.
  */
 #ifndef _BBR2_COMPAT_H
 #define _BBR2_COMPAT_H
@@ -46,6 +46,16 @@ static inline s32 bbr2_rs_delivered_ce(const struct rate_sample *rs)
 #endif
 }
 
+/* Did this connection negotiate ECN (classic RFC 3168, or AccECN)? */
+static inline bool bbr2_ecn_negotiated(const struct tcp_sock *tp)
+{
+#ifdef BBR2_HAVE_TCP_ECN_MODE_ANY
+	return tcp_ecn_mode_any(tp);
+#else
+	return tp->ecn_flags & TCP_ECN_OK;
+#endif
+}
+
 /* A uniform random number in [0, ceil); 0 when ceil is 0. */
 static inline u32 bbr2_random_below(u32 ceil)
 {
@@ -71,6 +81,16 @@ static inline void bbr2_set_sk_pacing_rate(struct sock *sk, unsigned long rate)
 {
 	WRITE_ONCE(sk->sk_pacing_rate, rate);
 }
+
+/*
+ * Since 7.1 the first transmit after idle (CA_EVENT_TX_START) has its own op
+ * and cwnd_event() no longer sees it; the ops table registers
+ * bbr2_cwnd_event_tx_start() there when BBR2_HAVE_CWND_EVENT_TX_START.
+ *
+ * Stock kernels ask for the least TSO burst through min_tso_segs(sk);
+ * kernels carrying Google's BBRv3 patch replace it with tso_segs(sk, mss)
+ * (BBR2_HAVE_TSO_SEGS), which returns the whole burst.
+ */
 
 /* 6.10 passed the ACK's sequence and flags to cong_control(); we use neither. */
 #ifdef BBR2_HAVE_CONG_CONTROL_ACK_FLAG

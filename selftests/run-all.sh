@@ -8,8 +8,11 @@
 #   2. quick    build against the VM kernel's headers with W=1 -Werror,
 #               checkpatch --strict, sparse, parameter docs in sync, shellcheck,
 #               userspace model tests (plain and under ASan/UBSan)
-#   3. vm       the behavioural suite inside a QEMU VM (selftests/run-suite.sh),
-#               then the stress/fault/bad-input suite (selftests/stress, short)
+#               the build matrix (5.10 to 7.x), DKMS/.deb/make install test
+#   3. vm       the behavioural suite inside a QEMU VM (selftests/run-suite.sh)
+#               on each kernel of VM_KERNELS, with a table test x kernel; then,
+#               on the default kernel, the admin guide's commands, the short
+#               stress/fault/bad-input profile and the tools/ tests
 #
 # Each stage is a test; the model and VM stages add their own counts.  The
 # last line is "total: N passed, N failed, N skipped"; the exit code is 0
@@ -22,6 +25,10 @@ REPO=$(cd "$SELFTESTS/.." && pwd)
 # shellcheck source=vm/kernels.conf
 source "$SELFTESTS/vm/kernels.conf"
 KVER=${KVER:-${KERNEL_ABIS%% *}}
+# The behavioural suite's kernels: KVER alone unless VM_KERNELS=all (every
+# kernel of vm/kernels.conf, 20 minutes each) or a list of ABIs.
+VM_KERNELS=${VM_KERNELS:-$KVER}
+[ "$VM_KERNELS" = all ] && VM_KERNELS=$KERNEL_ABIS
 RESULTS=${RESULTS:-$SELFTESTS/results/$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$RESULTS"
 
@@ -82,7 +89,8 @@ stage "quick: build against $KVER headers, W=1 -Werror" build \
 if [ -n "$KSRC" ]; then
 	stage "quick: checkpatch --strict" checkpatch \
 		perl "$KSRC/scripts/checkpatch.pl" --no-tree --strict --terse \
-		--ignore MACRO_ARG_REUSE -f "$REPO"/src/*.[ch] "$REPO"/include/*.h
+		--ignore MACRO_ARG_REUSE -f "$REPO"/src/*.[ch] "$REPO"/include/*.h \
+		"$REPO"/include/probes/*.c
 else
 	skip "quick: checkpatch --strict" "no kernel source"
 fi
@@ -111,23 +119,64 @@ add_counts "$RESULTS/model-san.log"
 stage "quick: tools unit tests (bbr2-lab statistics, report, plots)" tools-unit \
 	/usr/bin/python3 -m unittest discover -s "$REPO/tools/tests"
 
+stage "quick: model tests on the 7.1 API (KVER=7.1)" model-7.1 \
+	make -C "$SELFTESTS/model" check KVER=7.1
+add_counts "$RESULTS/model-7.1.log"
+
+# The same tree on every kernel series: build, DKMS, package.
+stage "quick: build matrix 5.10 6.1 6.12 7.x, W=1, no warnings" matrix \
+	"${sudo[@]}" "$SELFTESTS/build-matrix.sh"
+grep -A9 '^series kernel' "$RESULTS/matrix.log" | sed 's/^/   /'
+stage "quick: DKMS, .deb, make install, signing (chroot)" packaging \
+	"${sudo[@]}" "$SELFTESTS/packaging-test.sh"
+add_counts "$RESULTS/packaging.log"
+
 # ---- 3. VM tier
+# vm_table ABI...: one row per test, one column per kernel, from each run's
+# summary.txt (written by run-suite.sh in the guest)
+vm_table() {
+	local abi files=()
+	for abi in "$@"; do
+		files+=("$RESULTS/vm-$abi/summary.txt")
+	done
+	awk -v kernels="$*" '
+		BEGIN { nk = split(kernels, k, " ") }
+		FNR == 1 { f++ }
+		{ if (!($1 in seen)) { seen[$1] = 1; order[++nt] = $1 }
+		  cell[$1, f] = $2 " " $3 }
+		END {
+			printf "%-45s", "test"
+			for (i = 1; i <= nk; i++) printf " %-22s", k[i]
+			printf "\n"
+			for (t = 1; t <= nt; t++) {
+				printf "%-45s", order[t]
+				for (i = 1; i <= nk; i++)
+					printf " %-22s", ((order[t], i) in cell) ? cell[order[t], i] : "-"
+				printf "\n"
+			}
+		}' "${files[@]}" 2>/dev/null
+}
+
 if [ "${QUICK:-0}" = 1 ]; then
 	skip "vm: behavioural suite" "QUICK=1"
 elif [ $build_ok = 0 ]; then
 	skip "vm: behavioural suite" "module did not build"
 else
-	stage "vm: behavioural suite on $KVER" vm \
-		make -C "$SELFTESTS" vm-selftest NO_BUILD=1 KVER="$KVER" \
-		RESULTS="$RESULTS/vm"
-	# one test per top-level TAP line of run-suite.sh
-	passed=$((passed + $(grep -cE '^ok [0-9]+ [^#]*$' "$RESULTS/vm.log")))
-	skipped=$((skipped + $(grep -cE '^ok [0-9]+ .*# SKIP' "$RESULTS/vm.log")))
-	failed=$((failed + $(grep -cE '^not ok [0-9]+' "$RESULTS/vm.log")))
-	sed -n '/---- summary/,$p' "$RESULTS/vm.log"
+	for abi in $VM_KERNELS; do
+		# builds tcp_bbr2.ko for this kernel, then boots it
+		stage "vm: behavioural suite on $abi" "vm-$abi" \
+			make -C "$SELFTESTS" vm-selftest KVER="$abi" \
+			RESULTS="$RESULTS/vm-$abi"
+		# one test per top-level TAP line of run-suite.sh
+		add_ktap "$RESULTS/vm-$abi.log"
+		sed -n '/---- summary/,$p' "$RESULTS/vm-$abi.log"
+	done
+	# shellcheck disable=SC2086 # one argument per kernel
+	vm_table $VM_KERNELS | tee "$RESULTS/vm-table.txt"
 
+	# The rest on the default kernel (the module is rebuilt for it).
 	stage "vm: admin-guide commands on $KVER" vm-docs \
-		make -C "$SELFTESTS" vm-docs NO_BUILD=1 KVER="$KVER" \
+		make -C "$SELFTESTS" vm-docs KVER="$KVER" \
 		RESULTS="$RESULTS/vm-docs"
 	add_ktap "$RESULTS/vm-docs.log"
 
@@ -136,14 +185,9 @@ else
 		make -C "$SELFTESTS" vm-stress NO_BUILD=1 KVER="$KVER" PROFILE=short \
 		RESULTS="$RESULTS/vm-stress"
 	add_ktap "$RESULTS/vm-stress.log"
-fi
-# tools/ in the VM: bpftrace scripts on the tracepoints, a bbr2-lab smoke run
-if [ "${QUICK:-0}" = 1 ]; then
-	skip "vm: tools (bpftrace, bbr2-lab)" "QUICK=1"
-elif [ $build_ok = 0 ]; then
-	skip "vm: tools (bpftrace, bbr2-lab)" "module did not build"
-else
-	stage "vm: tools (bpftrace scripts, bbr2-lab smoke run)" vm-tools \
+
+	# tools/: bpftrace scripts on the tracepoints, a bbr2-lab smoke run
+	stage "vm: tools (bpftrace scripts, bbr2-lab smoke run) on $KVER" vm-tools \
 		make -C "$SELFTESTS" vm-tools NO_BUILD=1 KVER="$KVER" \
 		RESULTS="$RESULTS/vm-tools"
 	add_counts "$RESULTS/vm-tools.log"

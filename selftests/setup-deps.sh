@@ -44,6 +44,8 @@ if [ $host_only = 0 ]; then
 	for abi in $KERNEL_ABIS; do
 		pkgs+=("linux-image-$abi-unsigned" "linux-headers-$abi")
 	done
+	# the build matrix's sid chroot; the DKMS and .deb packaging test
+	pkgs+=(debootstrap dkms)
 fi
 
 missing=()

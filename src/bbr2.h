@@ -116,8 +116,10 @@ u32 bbr2_ssthresh(struct sock *sk);
 u32 bbr2_undo_cwnd(struct sock *sk);
 void bbr2_set_state(struct sock *sk, u8 new_state);
 void bbr2_cwnd_event(struct sock *sk, enum tcp_ca_event event);
+void bbr2_cwnd_event_tx_start(struct sock *sk);
 void bbr2_in_ack_event(struct sock *sk, u32 flags);
 u32 bbr2_min_tso_segs(struct sock *sk);
+u32 bbr2_tso_segs(struct sock *sk, unsigned int mss_now);
 u32 bbr2_sndbuf_expand(struct sock *sk);
 size_t bbr2_get_info(struct sock *sk, u32 ext, int *attr,
 		     union tcp_cc_info *info);

@@ -248,6 +248,12 @@ static u32 bbr2_tso_segs_goal(const struct sock *sk)
 	return max_t(u32, (u32)bytes / mss, bbr2_tso_segs_floor(sk));
 }
 
+/* Kernels with Google's BBRv3 patch ask the CC for the whole TSO burst. */
+u32 bbr2_tso_segs(struct sock *sk, unsigned int mss_now)
+{
+	return bbr2_tso_segs_goal(sk);
+}
+
 /*
  * bdp = ceil(bw * min_rtt * gain), in packets.  With no RTT sample yet we
  * cannot know the BDP, so stay at the initial cwnd.
@@ -595,7 +601,7 @@ static bool bbr2_can_use_ecn(const struct sock *sk)
 	u32 max_rtt_us = bbr2_param(ECN_MAX_RTT_US);
 
 	return bbr2_param(ECN_ENABLE) && bbr2_param(ECN_FACTOR) &&
-	       (tcp_sk(sk)->ecn_flags & TCP_ECN_OK) &&
+	       bbr2_ecn_negotiated(tcp_sk(sk)) &&
 	       (!max_rtt_us || bbr->min_rtt_us <= max_rtt_us);
 }
 
@@ -1464,12 +1470,13 @@ void bbr2_set_state(struct sock *sk, u8 new_state)
 	}
 }
 
-void bbr2_cwnd_event(struct sock *sk, enum tcp_ca_event event)
+/* First transmit with nothing in flight (CA_EVENT_TX_START). */
+void bbr2_cwnd_event_tx_start(struct sock *sk)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct bbr2 *bbr = inet_csk_ca(sk);
 
-	if (event != CA_EVENT_TX_START || !tp->app_limited)
+	if (!tp->app_limited)
 		return;
 	/* Restarting from idle. */
 	bbr->idle_restart = 1;
@@ -1480,6 +1487,16 @@ void bbr2_cwnd_event(struct sock *sk, enum tcp_ca_event event)
 		bbr2_set_pacing_rate(sk, bbr2_bw(bbr), BBR_UNIT);
 	else if (bbr->mode == BBR2_PROBE_RTT)
 		bbr2_check_probe_rtt_done(sk);
+}
+
+/*
+ * Kernels before 7.1 report TX_START here; later ones call
+ * cwnd_event_tx_start() directly and never pass it to cwnd_event().
+ */
+void bbr2_cwnd_event(struct sock *sk, enum tcp_ca_event event)
+{
+	if (event == CA_EVENT_TX_START)
+		bbr2_cwnd_event_tx_start(sk);
 }
 
 /* Runs before cong_control() for the same ACK: note an ECN echo. */

@@ -85,10 +85,16 @@ static struct tcp_congestion_ops tcp_bbr2_cong_ops __read_mostly = {
 	.sndbuf_expand	= bbr2_sndbuf_expand,
 	.undo_cwnd	= bbr2_undo_cwnd,
 	.cwnd_event	= bbr2_traced_cwnd_event,
+#ifdef BBR2_HAVE_CWND_EVENT_TX_START
+	.cwnd_event_tx_start = bbr2_cwnd_event_tx_start,
+#endif
 	.in_ack_event	= bbr2_in_ack_event,
 	.ssthresh	= bbr2_ssthresh,
 #ifdef BBR2_HAVE_MIN_TSO_SEGS
 	.min_tso_segs	= bbr2_min_tso_segs,
+#endif
+#ifdef BBR2_HAVE_TSO_SEGS
+	.tso_segs	= bbr2_tso_segs,
 #endif
 	.get_info	= bbr2_get_info,
 	.set_state	= bbr2_traced_set_state,

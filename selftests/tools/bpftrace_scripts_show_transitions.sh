@@ -44,7 +44,9 @@ else
 fi
 for s in $SCRIPTS; do
 	# bpftrace prints "Attaching N probes..." once its probes are live
-	(cd "$REPO" && exec bash -c "$(grep -x "bpftrace tools/bpftrace/$s.bt" <<<"$DOC_CMDS")") \
+	# the page's command word for word, exec'd so that $! is bpftrace
+	read -r -a argv < <(grep -x "bpftrace tools/bpftrace/$s.bt" <<<"$DOC_CMDS")
+	(cd "$REPO" && exec "${argv[@]}") \
 		>"$TEST_OUT/$s.out" 2>"$TEST_OUT/$s.err" </dev/null &
 	bt_pid[$s]=$!
 	bg_track "${bt_pid[$s]}"

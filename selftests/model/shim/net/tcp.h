@@ -172,6 +172,10 @@ struct tcp_congestion_ops {
 	void (*set_state)(struct sock *sk, u8 new_state);
 	/* call when cwnd event occurs (optional) */
 	void (*cwnd_event)(struct sock *sk, enum tcp_ca_event ev);
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(7, 1, 0)
+	/* 7.1: CA_EVENT_TX_START comes here, no longer to cwnd_event() */
+	void (*cwnd_event_tx_start)(struct sock *sk);
+#endif
 	/* call when ack arrives (optional) */
 	void (*in_ack_event)(struct sock *sk, u32 flags);
 	/* hook for packet ack accounting (optional) */
@@ -232,6 +236,13 @@ static inline void tcp_ca_event(struct sock *sk, const enum tcp_ca_event event)
 {
 	const struct inet_connection_sock *icsk = inet_csk(sk);
 
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(7, 1, 0)
+	if (event == CA_EVENT_TX_START) {
+		if (icsk->icsk_ca_ops->cwnd_event_tx_start)
+			icsk->icsk_ca_ops->cwnd_event_tx_start(sk);
+		return;
+	}
+#endif
 	if (icsk->icsk_ca_ops->cwnd_event)
 		icsk->icsk_ca_ops->cwnd_event(sk, event);
 }
