@@ -14,6 +14,11 @@ server answers with the byte count and CRC32 of what it received (12 bytes,
 network order) and closes.  The client compares them with its own count and
 CRC of what it sent: a connection is "ok" only if both match.
 
+A transfer that ends otherwise is "aborted" (the kernel reported an error
+on the socket: reset, timeout, ...; counted per errno in "aborts") or
+"corrupt" (the receiver's count or CRC differs: never acceptable).  A
+connect() that fails before any byte is a "connect_error".
+
 Client load: --conns slots kept busy until --secs have passed.  A slot is
 "long" (--long-frac of them: streams at up to --long-rate until the
 deadline) or "short" (a
@@ -155,7 +160,8 @@ class Client:
         self.sel = selectors.DefaultSelector()
         self.live = set()
         self.paused = []	# long streams ahead of --long-rate
-        self.res = {"ok": 0, "failed": 0, "bytes": 0, "switches": 0,
+        self.res = {"ok": 0, "failed": 0, "corrupt": 0, "aborts": {},
+                    "bytes": 0, "switches": 0,
                     "switch_errors": 0, "cc_mismatch": 0, "connect_errors": 0,
                     "errors": [], "flows": [], "max_live": 0}
         self.ccs = args.ccs.split(",")
@@ -164,8 +170,16 @@ class Client:
 
     def fail(self, c, why):
         self.res["failed"] += 1
+        if c.err:
+            self.res["aborts"][c.err] = self.res["aborts"].get(c.err, 0) + 1
+        else:
+            self.res["corrupt"] += 1
         if len(self.res["errors"]) < 20:
-            self.res["errors"].append("%s (cc %s, sent %d)" % (why, c.cc, c.sent))
+            try:
+                port = c.sock.getsockname()[1]
+            except OSError:
+                port = 0
+            self.res["errors"].append("%s (cc %s, sent %d, port %d)" % (why, c.cc, c.sent, port))
         self.close(c, False)
 
     def close(self, c, ok):
@@ -187,7 +201,11 @@ class Client:
             set_cc(s, cc)
             if self.a.mss:
                 s.setsockopt(socket.IPPROTO_TCP, socket.TCP_MAXSEG, self.a.mss)
-            s.connect_ex((self.a.dst, self.a.port))
+            # connect_ex() returns what connect() would raise: anything
+            # but "in progress" means this socket never connects
+            rc = s.connect_ex((self.a.dst, self.a.port))
+            if rc not in (0, errno.EINPROGRESS):
+                raise OSError(rc, os.strerror(rc))
         except OSError as e:
             self.res["connect_errors"] += 1
             if len(self.res["errors"]) < 20:
@@ -203,12 +221,24 @@ class Client:
         size = 0 if long else self.rng.randint(1024, self.a.short_max)
         self.open(long, size, self.rng.choice(self.ccs))
 
+    def socket_error(self, c, where, e=None, err=None):
+        """The kernel ended this connection: say why, count it, drop it."""
+        # reading SO_ERROR clears it: a caller that read it passes it on
+        if err is None:
+            err = c.sock.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR)
+        if err:
+            c.err = errno.errorcode.get(err, str(err))
+        elif e is not None and e.errno:
+            c.err = errno.errorcode.get(e.errno, str(e.errno))
+        else:
+            c.err = "closed"
+        self.fail(c, "%s: %s" % (where, os.strerror(err) if err else e))
+
     def step_send(self, c, deadline_passed):
         if not c.connected:
             err = c.sock.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR)
             if err:
-                c.err = os.strerror(err)
-                self.fail(c, "connect: " + c.err)
+                self.socket_error(c, "connect", err=err)
                 return
             c.connected = True
         while True:
@@ -217,7 +247,13 @@ class Client:
             else:
                 remaining = c.size - c.sent
             if remaining <= 0:
-                c.sock.shutdown(socket.SHUT_WR)
+                # a reset that came while the stream was paused surfaces
+                # here, as ENOTCONN: SO_ERROR holds the real reason
+                try:
+                    c.sock.shutdown(socket.SHUT_WR)
+                except OSError as e:
+                    self.socket_error(c, "shutdown", e)
+                    return
                 self.sel.modify(c.sock, selectors.EVENT_READ, c)
                 return
             off = c.sent % BLOCK
@@ -227,8 +263,7 @@ class Client:
             except (BlockingIOError, InterruptedError):
                 return
             except OSError as e:
-                c.err = e.strerror
-                self.fail(c, "send: %s" % e)
+                self.socket_error(c, "send", e)
                 return
             c.crc = zlib.crc32(self.view[off:off + sent], c.crc)
             c.sent += sent
@@ -245,10 +280,10 @@ class Client:
         except (BlockingIOError, InterruptedError):
             return
         except OSError as e:
-            c.err = e.strerror
-            self.fail(c, "recv: %s" % e)
+            self.socket_error(c, "recv", e)
             return
         if not data:
+            c.err = "EOF"
             self.fail(c, "closed before the receiver's count")
             return
         c.reply += data
@@ -324,7 +359,7 @@ class Client:
                 break
             if now >= hard:
                 for c in list(self.live):
-                    c.err = "timeout"
+                    c.err = "no-result"
                     self.fail(c, "no result %.0f s after the deadline" % a.grace)
                 break
             for key, ev in self.sel.select(timeout=0.1):
