@@ -1044,7 +1044,7 @@ static void bbr2_update_cycle_phase(struct sock *sk,
 				    const struct bbr2_ack *ack)
 {
 	struct bbr2 *bbr = inet_csk_ca(sk);
-	u32 inflight, bw;
+	u32 inflight;
 
 	if (!bbr2_full_bw_reached(bbr))
 		return;
@@ -1054,9 +1054,10 @@ static void bbr2_update_cycle_phase(struct sock *sk,
 	if (bbr->mode != BBR2_PROBE_BW)
 		return;
 
-	inflight = bbr2_packets_in_net_at_edt(sk, rs->prior_in_flight);
-	bw = bbr2_max_bw(bbr);
-
+	/*
+	 * Only UP and DOWN compare inflight with a target, so only they
+	 * estimate it: CRUISE, where most ACKs arrive, need not.
+	 */
 	switch (bbr->cycle_idx) {
 	case BBR2_BW_PROBE_CRUISE:
 		bbr2_check_time_to_probe_bw(sk);
@@ -1069,7 +1070,9 @@ static void bbr2_update_cycle_phase(struct sock *sk,
 		}
 		break;
 	case BBR2_BW_PROBE_UP:
-		if (bbr2_is_bw_probe_done(sk, ack, inflight, bw)) {
+		inflight = bbr2_packets_in_net_at_edt(sk, rs->prior_in_flight);
+		if (bbr2_is_bw_probe_done(sk, ack, inflight,
+					  bbr2_max_bw(bbr))) {
 			bbr->prev_probe_too_high = 0;
 			bbr2_start_bw_probe_down(sk);
 		}
@@ -1077,7 +1080,8 @@ static void bbr2_update_cycle_phase(struct sock *sk,
 	case BBR2_BW_PROBE_DOWN:
 		if (bbr2_check_time_to_probe_bw(sk))
 			break;
-		if (bbr2_check_time_to_cruise(sk, inflight, bw))
+		inflight = bbr2_packets_in_net_at_edt(sk, rs->prior_in_flight);
+		if (bbr2_check_time_to_cruise(sk, inflight, bbr2_max_bw(bbr)))
 			bbr2_start_bw_probe_cruise(bbr);
 		break;
 	}
