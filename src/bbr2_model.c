@@ -225,15 +225,13 @@ u32 bbr2_min_tso_segs(struct sock *sk)
 }
 
 /*
- * Segments we expect per TSO burst: a pacing-rate allowance (1 ms of data
- * at the default pacing shift) plus 64 KB halved for every 2^tso_rtt_shift
- * us of min_rtt, since short paths need bigger bursts to reach line rate.
+ * Bytes we expect per TSO burst: a pacing-rate allowance (1 ms of data at
+ * the default pacing shift) plus 64 KB halved for every 2^tso_rtt_shift us
+ * of min_rtt, since short paths need bigger bursts to reach line rate.
  */
-static u32 bbr2_tso_segs_goal(const struct sock *sk)
+static u32 bbr2_tso_bytes_goal(const struct sock *sk)
 {
-	const struct tcp_sock *tp = tcp_sk(sk);
 	const struct bbr2 *bbr = inet_csk_ca(sk);
-	u32 mss = max_t(u32, tp->mss_cache, 1);
 	u32 shift = bbr2_param(TSO_RTT_SHIFT);
 	u64 bytes;
 	u32 r;
@@ -244,8 +242,15 @@ static u32 bbr2_tso_segs_goal(const struct sock *sk)
 		if (r < BITS_PER_TYPE(u32))
 			bytes += GSO_LEGACY_MAX_SIZE >> r;
 	}
-	bytes = min_t(u64, bytes, GSO_LEGACY_MAX_SIZE - 1 - MAX_TCP_HEADER);
-	return max_t(u32, (u32)bytes / mss, bbr2_tso_segs_floor(sk));
+	return min_t(u64, bytes, GSO_LEGACY_MAX_SIZE - 1 - MAX_TCP_HEADER);
+}
+
+/* The same goal in segments: whole ones, and at least the floor. */
+static u32 bbr2_tso_segs_goal(const struct sock *sk)
+{
+	u32 mss = max_t(u32, tcp_sk(sk)->mss_cache, 1);
+
+	return max(bbr2_tso_bytes_goal(sk) / mss, bbr2_tso_segs_floor(sk));
 }
 
 /* Kernels with Google's BBRv3 patch ask the CC for the whole TSO burst. */
@@ -279,8 +284,17 @@ static u32 bbr2_bdp(const struct sock *sk, u32 bw, u32 gain)
 static u32 bbr2_quantization_budget(const struct sock *sk, u32 cwnd)
 {
 	const struct bbr2 *bbr = inet_csk_ca(sk);
+	u32 mss = max_t(u32, tcp_sk(sk)->mss_cache, 1);
 
-	cwnd = max(cwnd, 3 * bbr2_tso_segs_goal(sk));
+	/*
+	 * Room for three TSO bursts: cwnd >= 3 * tso_segs_goal.  A cwnd
+	 * whose bytes cover three bursts' bytes, and that covers three
+	 * minimal bursts, has it already; proving that with a multiply
+	 * spares the division by mss on the ACKs of all but tiny windows.
+	 */
+	if ((u64)cwnd * mss < 3ULL * bbr2_tso_bytes_goal(sk) ||
+	    cwnd < 3 * bbr2_tso_segs_floor(sk))
+		cwnd = max(cwnd, 3 * bbr2_tso_segs_goal(sk));
 	cwnd = max(cwnd, bbr2_param(CWND_MIN_TARGET));
 	if (bbr->mode == BBR2_PROBE_BW && bbr->cycle_idx == BBR2_BW_PROBE_UP)
 		cwnd = cwnd < U32_MAX - 2 ? cwnd + 2 : U32_MAX;
