@@ -782,6 +782,12 @@ static void bbr2_pick_probe_wait(struct bbr2 *bbr)
 			     bbr2_random_below(bbr2_param(BW_PROBE_RAND_US));
 }
 
+/* Rounds a Reno flow with this cwnd waits between losses, times a gain. */
+static u64 bbr2_reno_rounds(u32 cwnd, u32 reno_gain)
+{
+	return ((u64)cwnd * reno_gain) >> BBR_SCALE;
+}
+
 /*
  * A Reno flow with our BDP loses a packet about every BDP rounds; probing no
  * more often than that lets it keep its share.  Cap at bw_probe_max_rounds
@@ -790,16 +796,24 @@ static void bbr2_pick_probe_wait(struct bbr2 *bbr)
 static bool bbr2_is_reno_coexistence_probe_time(const struct sock *sk)
 {
 	const struct bbr2 *bbr = inet_csk_ca(sk);
-	u32 rounds = bbr2_param(BW_PROBE_MAX_ROUNDS);
 	u32 reno_gain = bbr2_param(BW_PROBE_RENO_GAIN);
-	u64 reno_rounds;
+	u32 rounds = bbr->rounds_since_probe;
+	u32 cwnd = tcp_snd_cwnd(tcp_sk(sk));
+	u32 bdp;
 
-	if (reno_gain) {
-		reno_rounds = ((u64)bbr2_target_inflight(sk) * reno_gain) >>
-			      BBR_SCALE;
-		rounds = min_t(u64, rounds, reno_rounds);
-	}
-	return bbr->rounds_since_probe >= rounds;
+	if (rounds >= bbr2_param(BW_PROBE_MAX_ROUNDS))
+		return true;
+	if (!reno_gain)
+		return false;
+	/*
+	 * The target inflight is min(BDP plus TSO budget, cwnd): at least
+	 * min(BDP, cwnd).  Most ACKs come long before that many rounds have
+	 * passed, and the bound says so without working out the budget.
+	 */
+	bdp = bbr2_bdp(sk, bbr2_bw(bbr), BBR_UNIT);
+	if (rounds < bbr2_reno_rounds(min(bdp, cwnd), reno_gain))
+		return false;
+	return rounds >= bbr2_reno_rounds(bbr2_target_inflight(sk), reno_gain);
 }
 
 static void bbr2_set_cycle_idx(struct bbr2 *bbr, enum bbr2_cycle_phase idx)
