@@ -1394,8 +1394,15 @@ void bbr2_main(struct sock *sk, const struct rate_sample *rs)
 					      0xFFU);
 		bbr2_update_ecn_alpha(sk, rs, &ack);
 	}
-	bbr->ecn_in_round |= bbr->ecn_eligible && bbr->ece_pending;
-	bbr->ece_pending = 0;
+	/*
+	 * An ECE that in_ack_event() noted counts for this round.  Written
+	 * only then: a write to these flags on every ACK would stall the
+	 * reads of the same word that follow (store-to-load forwarding).
+	 */
+	if (bbr->ece_pending) {
+		bbr->ecn_in_round |= bbr->ecn_eligible;
+		bbr->ece_pending = 0;
+	}
 
 	bbr2_update_latest_delivery_signals(sk, rs, &ack);
 	bbr2_update_model(sk, rs, &ack);
