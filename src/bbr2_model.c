@@ -225,15 +225,13 @@ u32 bbr2_min_tso_segs(struct sock *sk)
 }
 
 /*
- * Segments we expect per TSO burst: a pacing-rate allowance (1 ms of data
- * at the default pacing shift) plus 64 KB halved for every 2^tso_rtt_shift
- * us of min_rtt, since short paths need bigger bursts to reach line rate.
+ * Bytes we expect per TSO burst: a pacing-rate allowance (1 ms of data at
+ * the default pacing shift) plus 64 KB halved for every 2^tso_rtt_shift us
+ * of min_rtt, since short paths need bigger bursts to reach line rate.
  */
-static u32 bbr2_tso_segs_goal(const struct sock *sk)
+static u32 bbr2_tso_bytes_goal(const struct sock *sk)
 {
-	const struct tcp_sock *tp = tcp_sk(sk);
 	const struct bbr2 *bbr = inet_csk_ca(sk);
-	u32 mss = max_t(u32, tp->mss_cache, 1);
 	u32 shift = bbr2_param(TSO_RTT_SHIFT);
 	u64 bytes;
 	u32 r;
@@ -244,8 +242,15 @@ static u32 bbr2_tso_segs_goal(const struct sock *sk)
 		if (r < BITS_PER_TYPE(u32))
 			bytes += GSO_LEGACY_MAX_SIZE >> r;
 	}
-	bytes = min_t(u64, bytes, GSO_LEGACY_MAX_SIZE - 1 - MAX_TCP_HEADER);
-	return max_t(u32, (u32)bytes / mss, bbr2_tso_segs_floor(sk));
+	return min_t(u64, bytes, GSO_LEGACY_MAX_SIZE - 1 - MAX_TCP_HEADER);
+}
+
+/* The same goal in segments: whole ones, and at least the floor. */
+static u32 bbr2_tso_segs_goal(const struct sock *sk)
+{
+	u32 mss = max_t(u32, tcp_sk(sk)->mss_cache, 1);
+
+	return max(bbr2_tso_bytes_goal(sk) / mss, bbr2_tso_segs_floor(sk));
 }
 
 /* Kernels with Google's BBRv3 patch ask the CC for the whole TSO burst. */
@@ -279,8 +284,17 @@ static u32 bbr2_bdp(const struct sock *sk, u32 bw, u32 gain)
 static u32 bbr2_quantization_budget(const struct sock *sk, u32 cwnd)
 {
 	const struct bbr2 *bbr = inet_csk_ca(sk);
+	u32 mss = max_t(u32, tcp_sk(sk)->mss_cache, 1);
 
-	cwnd = max(cwnd, 3 * bbr2_tso_segs_goal(sk));
+	/*
+	 * Room for three TSO bursts: cwnd >= 3 * tso_segs_goal.  A cwnd
+	 * whose bytes cover three bursts' bytes, and that covers three
+	 * minimal bursts, has it already; proving that with a multiply
+	 * spares the division by mss on the ACKs of all but tiny windows.
+	 */
+	if ((u64)cwnd * mss < 3ULL * bbr2_tso_bytes_goal(sk) ||
+	    cwnd < 3 * bbr2_tso_segs_floor(sk))
+		cwnd = max(cwnd, 3 * bbr2_tso_segs_goal(sk));
 	cwnd = max(cwnd, bbr2_param(CWND_MIN_TARGET));
 	if (bbr->mode == BBR2_PROBE_BW && bbr->cycle_idx == BBR2_BW_PROBE_UP)
 		cwnd = cwnd < U32_MAX - 2 ? cwnd + 2 : U32_MAX;
@@ -768,6 +782,12 @@ static void bbr2_pick_probe_wait(struct bbr2 *bbr)
 			     bbr2_random_below(bbr2_param(BW_PROBE_RAND_US));
 }
 
+/* Rounds a Reno flow with this cwnd waits between losses, times a gain. */
+static u64 bbr2_reno_rounds(u32 cwnd, u32 reno_gain)
+{
+	return ((u64)cwnd * reno_gain) >> BBR_SCALE;
+}
+
 /*
  * A Reno flow with our BDP loses a packet about every BDP rounds; probing no
  * more often than that lets it keep its share.  Cap at bw_probe_max_rounds
@@ -776,16 +796,24 @@ static void bbr2_pick_probe_wait(struct bbr2 *bbr)
 static bool bbr2_is_reno_coexistence_probe_time(const struct sock *sk)
 {
 	const struct bbr2 *bbr = inet_csk_ca(sk);
-	u32 rounds = bbr2_param(BW_PROBE_MAX_ROUNDS);
 	u32 reno_gain = bbr2_param(BW_PROBE_RENO_GAIN);
-	u64 reno_rounds;
+	u32 rounds = bbr->rounds_since_probe;
+	u32 cwnd = tcp_snd_cwnd(tcp_sk(sk));
+	u32 bdp;
 
-	if (reno_gain) {
-		reno_rounds = ((u64)bbr2_target_inflight(sk) * reno_gain) >>
-			      BBR_SCALE;
-		rounds = min_t(u64, rounds, reno_rounds);
-	}
-	return bbr->rounds_since_probe >= rounds;
+	if (rounds >= bbr2_param(BW_PROBE_MAX_ROUNDS))
+		return true;
+	if (!reno_gain)
+		return false;
+	/*
+	 * The target inflight is min(BDP plus TSO budget, cwnd): at least
+	 * min(BDP, cwnd).  Most ACKs come long before that many rounds have
+	 * passed, and the bound says so without working out the budget.
+	 */
+	bdp = bbr2_bdp(sk, bbr2_bw(bbr), BBR_UNIT);
+	if (rounds < bbr2_reno_rounds(min(bdp, cwnd), reno_gain))
+		return false;
+	return rounds >= bbr2_reno_rounds(bbr2_target_inflight(sk), reno_gain);
 }
 
 static void bbr2_set_cycle_idx(struct bbr2 *bbr, enum bbr2_cycle_phase idx)
@@ -1044,7 +1072,7 @@ static void bbr2_update_cycle_phase(struct sock *sk,
 				    const struct bbr2_ack *ack)
 {
 	struct bbr2 *bbr = inet_csk_ca(sk);
-	u32 inflight, bw;
+	u32 inflight;
 
 	if (!bbr2_full_bw_reached(bbr))
 		return;
@@ -1054,9 +1082,10 @@ static void bbr2_update_cycle_phase(struct sock *sk,
 	if (bbr->mode != BBR2_PROBE_BW)
 		return;
 
-	inflight = bbr2_packets_in_net_at_edt(sk, rs->prior_in_flight);
-	bw = bbr2_max_bw(bbr);
-
+	/*
+	 * Only UP and DOWN compare inflight with a target, so only they
+	 * estimate it: CRUISE, where most ACKs arrive, need not.
+	 */
 	switch (bbr->cycle_idx) {
 	case BBR2_BW_PROBE_CRUISE:
 		bbr2_check_time_to_probe_bw(sk);
@@ -1069,7 +1098,9 @@ static void bbr2_update_cycle_phase(struct sock *sk,
 		}
 		break;
 	case BBR2_BW_PROBE_UP:
-		if (bbr2_is_bw_probe_done(sk, ack, inflight, bw)) {
+		inflight = bbr2_packets_in_net_at_edt(sk, rs->prior_in_flight);
+		if (bbr2_is_bw_probe_done(sk, ack, inflight,
+					  bbr2_max_bw(bbr))) {
 			bbr->prev_probe_too_high = 0;
 			bbr2_start_bw_probe_down(sk);
 		}
@@ -1077,7 +1108,8 @@ static void bbr2_update_cycle_phase(struct sock *sk,
 	case BBR2_BW_PROBE_DOWN:
 		if (bbr2_check_time_to_probe_bw(sk))
 			break;
-		if (bbr2_check_time_to_cruise(sk, inflight, bw))
+		inflight = bbr2_packets_in_net_at_edt(sk, rs->prior_in_flight);
+		if (bbr2_check_time_to_cruise(sk, inflight, bbr2_max_bw(bbr)))
 			bbr2_start_bw_probe_cruise(bbr);
 		break;
 	}
@@ -1362,8 +1394,15 @@ void bbr2_main(struct sock *sk, const struct rate_sample *rs)
 					      0xFFU);
 		bbr2_update_ecn_alpha(sk, rs, &ack);
 	}
-	bbr->ecn_in_round |= bbr->ecn_eligible && bbr->ece_pending;
-	bbr->ece_pending = 0;
+	/*
+	 * An ECE that in_ack_event() noted counts for this round.  Written
+	 * only then: a write to these flags on every ACK would stall the
+	 * reads of the same word that follow (store-to-load forwarding).
+	 */
+	if (bbr->ece_pending) {
+		bbr->ecn_in_round |= bbr->ecn_eligible;
+		bbr->ece_pending = 0;
+	}
 
 	bbr2_update_latest_delivery_signals(sk, rs, &ack);
 	bbr2_update_model(sk, rs, &ack);

@@ -26,17 +26,28 @@ static inline bool bbr2_tracing(void)
 	       trace_bbr2_loss_ecn_enabled();
 }
 
-static void bbr2_cong_control(BBR2_CONG_CONTROL_ARGS)
+/*
+ * With a tracepoint on, a hook runs between a snapshot of the state and a
+ * comparison with it.  That path is kept out of line, so that with tracing
+ * off each hook is only the static-key tests and a jump to the algorithm:
+ * no stack frame, and no snapshot to clear, on every ACK.
+ */
+static noinline void bbr2_main_traced(struct sock *sk,
+				      const struct rate_sample *rs)
 {
 	struct bbr2_trace_snap snap;
 
-	if (!bbr2_tracing()) {
-		bbr2_main(sk, rs);
-		return;
-	}
 	bbr2_trace_snap(sk, &snap);
 	bbr2_main(sk, rs);
 	bbr2_trace_changes(sk, &snap, rs->losses);
+}
+
+static void bbr2_cong_control(BBR2_CONG_CONTROL_ARGS)
+{
+	if (unlikely(bbr2_tracing()))
+		bbr2_main_traced(sk, rs);
+	else
+		bbr2_main(sk, rs);
 }
 
 static void bbr2_traced_init(struct sock *sk)
@@ -48,31 +59,40 @@ static void bbr2_traced_init(struct sock *sk)
 		bbr2_trace_changes(sk, &snap, 0);
 }
 
-/* Idle restart may end PROBE_RTT, an RTO resets bounds: trace them too. */
-static void bbr2_traced_cwnd_event(struct sock *sk, enum tcp_ca_event event)
+static noinline void bbr2_cwnd_event_traced(struct sock *sk,
+					    enum tcp_ca_event event)
 {
 	struct bbr2_trace_snap snap;
 
-	if (!bbr2_tracing()) {
-		bbr2_cwnd_event(sk, event);
-		return;
-	}
 	bbr2_trace_snap(sk, &snap);
 	bbr2_cwnd_event(sk, event);
 	bbr2_trace_changes(sk, &snap, 0);
 }
 
-static void bbr2_traced_set_state(struct sock *sk, u8 new_state)
+/* Idle restart may end PROBE_RTT, an RTO resets bounds: trace them too. */
+static void bbr2_traced_cwnd_event(struct sock *sk, enum tcp_ca_event event)
+{
+	if (unlikely(bbr2_tracing()))
+		bbr2_cwnd_event_traced(sk, event);
+	else
+		bbr2_cwnd_event(sk, event);
+}
+
+static noinline void bbr2_set_state_traced(struct sock *sk, u8 new_state)
 {
 	struct bbr2_trace_snap snap;
 
-	if (!bbr2_tracing()) {
-		bbr2_set_state(sk, new_state);
-		return;
-	}
 	bbr2_trace_snap(sk, &snap);
 	bbr2_set_state(sk, new_state);
 	bbr2_trace_changes(sk, &snap, 0);
+}
+
+static void bbr2_traced_set_state(struct sock *sk, u8 new_state)
+{
+	if (unlikely(bbr2_tracing()))
+		bbr2_set_state_traced(sk, new_state);
+	else
+		bbr2_set_state(sk, new_state);
 }
 
 static struct tcp_congestion_ops tcp_bbr2_cong_ops __read_mostly = {
