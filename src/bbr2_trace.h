@@ -21,6 +21,13 @@
 #include <linux/tracepoint.h>
 #include <net/inet_sock.h>
 
+/* Every event starts with the connection's ports, as "sport>dport". */
+#define BBR2_TRACE_SK_ASSIGN(sk)					\
+	do {								\
+		__entry->sport = ntohs(inet_sk(sk)->inet_sport);	\
+		__entry->dport = ntohs(inet_sk(sk)->inet_dport);	\
+	} while (0)
+
 TRACE_EVENT(bbr2_state,
 	    TP_PROTO(const struct sock *sk, u8 old_mode, u8 old_phase, u8 mode,
 		     u8 phase, u64 bw_kbps, u32 min_rtt_us, u32 cwnd,
@@ -38,8 +45,7 @@ TRACE_EVENT(bbr2_state,
 			     __field(u32, cwnd)
 			     __field(u32, inflight_hi)
 			     ),
-	    TP_fast_assign(__entry->sport = ntohs(inet_sk(sk)->inet_sport);
-			   __entry->dport = ntohs(inet_sk(sk)->inet_dport);
+	    TP_fast_assign(BBR2_TRACE_SK_ASSIGN(sk);
 			   __entry->old_mode = old_mode;
 			   __entry->old_phase = old_phase;
 			   __entry->mode = mode;
@@ -66,8 +72,7 @@ TRACE_EVENT(bbr2_bw,
 			     __field(u64, max_bw_kbps)
 			     __field(u64, bw_kbps)
 			     ),
-	    TP_fast_assign(__entry->sport = ntohs(inet_sk(sk)->inet_sport);
-			   __entry->dport = ntohs(inet_sk(sk)->inet_dport);
+	    TP_fast_assign(BBR2_TRACE_SK_ASSIGN(sk);
 			   __entry->old_kbps = old_kbps;
 			   __entry->max_bw_kbps = max_bw_kbps;
 			   __entry->bw_kbps = bw_kbps;
@@ -85,8 +90,7 @@ TRACE_EVENT(bbr2_min_rtt,
 			     __field(u32, old_us)
 			     __field(u32, min_rtt_us)
 			     ),
-	    TP_fast_assign(__entry->sport = ntohs(inet_sk(sk)->inet_sport);
-			   __entry->dport = ntohs(inet_sk(sk)->inet_dport);
+	    TP_fast_assign(BBR2_TRACE_SK_ASSIGN(sk);
 			   __entry->old_us = old_us;
 			   __entry->min_rtt_us = min_rtt_us;
 			   ),
@@ -105,8 +109,7 @@ TRACE_EVENT(bbr2_bounds,
 			     __field(u32, inflight_lo)
 			     __field(u64, bw_lo_kbps)
 			     ),
-	    TP_fast_assign(__entry->sport = ntohs(inet_sk(sk)->inet_sport);
-			   __entry->dport = ntohs(inet_sk(sk)->inet_dport);
+	    TP_fast_assign(BBR2_TRACE_SK_ASSIGN(sk);
 			   __entry->inflight_hi = inflight_hi;
 			   __entry->inflight_lo = inflight_lo;
 			   __entry->bw_lo_kbps = bw_lo_kbps;
@@ -133,8 +136,7 @@ TRACE_EVENT(bbr2_loss_ecn,
 			     __field(u32, old_inflight_lo)
 			     __field(u32, inflight_lo)
 			     ),
-	    TP_fast_assign(__entry->sport = ntohs(inet_sk(sk)->inet_sport);
-			   __entry->dport = ntohs(inet_sk(sk)->inet_dport);
+	    TP_fast_assign(BBR2_TRACE_SK_ASSIGN(sk);
 			   __entry->losses = losses;
 			   __entry->loss_in_round = loss_in_round;
 			   __entry->ecn_in_round = ecn_in_round;
