@@ -20,6 +20,8 @@ export LC_ALL=C
 SELFTESTS=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$SELFTESTS/.." && pwd)
 NET=$SELFTESTS/net
+# shellcheck source=runner-lib.sh
+source "$SELFTESTS/runner-lib.sh"
 
 export CCS=${CCS:-"bbr2 bbr cubic"}
 RESULTS_DIR=${RESULTS_DIR:-$SELFTESTS/results/$(date +%Y%m%d-%H%M%S)}
@@ -79,21 +81,7 @@ if [ -z "${BBR2_KO:-}" ]; then
 	done
 fi
 export BBR2_KO=${BBR2_KO:-}
-if [ -d /sys/module/tcp_bbr2 ]; then
-	say "tcp_bbr2 already loaded"
-elif [ -n "$BBR2_KO" ] && [ -f "$BBR2_KO" ]; then
-	vm=$(modinfo -F vermagic "$BBR2_KO" 2>/dev/null | awk '{print $1}')
-	[ "$vm" != "$(uname -r)" ] &&
-		say "WARNING: $BBR2_KO built for '$vm', running '$(uname -r)'"
-	if insmod "$BBR2_KO"; then
-		say "insmod $BBR2_KO: ok"
-	else
-		say "insmod $BBR2_KO FAILED: bbr2 parts will be skipped"
-		dmesg | tail -n 20 | sed 's/^/# /'
-	fi
-else
-	say "no tcp_bbr2.ko (BBR2_KO='$BBR2_KO'): bbr2 parts will be skipped"
-fi
+runner_load_module "$BBR2_KO"
 say "available: $(cat /proc/sys/net/ipv4/tcp_available_congestion_control)"
 say "taint: $(cat /proc/sys/kernel/tainted)"
 
@@ -119,20 +107,9 @@ for t in "$@"; do
 		printf '%-45s %s\n' "$t" "SKIP (capacity)" >>"$SUMMARY"
 		continue
 	fi
-	start=$(date +%s)
-	mkdir -p "$RESULTS_DIR/$t"
-	TEST_NAME=$t timeout -k 10 "$TEST_TIMEOUT" "$script" 2>"$RESULTS_DIR/$t/stderr.log" |
-		tee "$RESULTS_DIR/$t/tap.log" | sed -u 's/^/  /'
-	rc=${PIPESTATUS[0]}
-	secs=$(( $(date +%s) - start ))
-	case $rc in
-	0) echo "ok $nr $t"; res=PASS ;;
-	4) echo "ok $nr $t # SKIP"; res=SKIP ;;
-	124) echo "not ok $nr $t # TIMEOUT after ${TEST_TIMEOUT}s"; res=TIMEOUT; failed=1 ;;
-	*) echo "not ok $nr $t # exit=$rc"; res=FAIL; failed=1 ;;
-	esac
-	[ "$t" = "$CAPACITY_TEST" ] && [ "$rc" != 0 ] && capacity_failed=1
-	printf '%-45s %-8s %4ss\n' "$t" "$res" "$secs" >>"$SUMMARY"
+	runner_run_test "$nr" "$t" "$script" || failed=1
+	[ "$t" = "$CAPACITY_TEST" ] && [ "$RUNNER_RESULT" != PASS ] && capacity_failed=1
+	printf '%-45s %-8s %4ss\n' "$t" "$RUNNER_RESULT" "$RUNNER_SECS" >>"$SUMMARY"
 done
 
 dmesg >"$RESULTS_DIR/dmesg.log" 2>/dev/null

@@ -17,6 +17,8 @@ export LC_ALL=C
 
 STRESS=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$STRESS/../.." && pwd)
+# shellcheck source=../runner-lib.sh
+source "$STRESS/../runner-lib.sh"
 export PROFILE=${PROFILE:-short}
 RESULTS_DIR=${RESULTS_DIR:-$STRESS/../results/stress-$(date +%Y%m%d-%H%M%S)}
 export RESULTS_DIR
@@ -35,13 +37,7 @@ for m in tcp_bbr sch_netem sch_tbf sch_fq veth; do
 done
 BBR2_KO=${BBR2_KO:-$REPO/tcp_bbr2.ko}
 export BBR2_KO
-if [ ! -d /sys/module/tcp_bbr2 ]; then
-	if [ -f "$BBR2_KO" ] && insmod "$BBR2_KO"; then
-		echo "# insmod $BBR2_KO: ok"
-	else
-		echo "# insmod $BBR2_KO failed: bbr2 tests will skip"
-	fi
-fi
+runner_load_module "$BBR2_KO"
 echo "# taint: $(cat /proc/sys/kernel/tainted)"
 
 # shellcheck disable=SC2086 # word list
@@ -51,18 +47,7 @@ nr=0 failed=0 start_all=$(date +%s)
 for t in "$@"; do
 	t=${t%.sh}
 	nr=$((nr + 1))
-	start=$(date +%s)
-	mkdir -p "$RESULTS_DIR/$t"
-	TEST_NAME=$t timeout -k 10 "$TEST_TIMEOUT" "$STRESS/$t.sh" 2>"$RESULTS_DIR/$t/stderr.log" |
-		tee "$RESULTS_DIR/$t/tap.log" | sed -u 's/^/  /'
-	rc=${PIPESTATUS[0]}
-	secs=$(( $(date +%s) - start ))
-	case $rc in
-	0) echo "ok $nr $t (${secs}s)" ;;
-	4) echo "ok $nr $t # SKIP" ;;
-	124) echo "not ok $nr $t # TIMEOUT after ${TEST_TIMEOUT}s"; failed=1 ;;
-	*) echo "not ok $nr $t # exit=$rc (${secs}s)"; failed=1 ;;
-	esac
+	runner_run_test "$nr" "$t" "$STRESS/$t.sh" || failed=1
 done
 dmesg >"$RESULTS_DIR/dmesg.log" 2>/dev/null
 echo "# stress suite: $(( $(date +%s) - start_all ))s, taint at end: $(cat /proc/sys/kernel/tainted)"

@@ -1,0 +1,70 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# What the suite runners (run-suite.sh, stress/run-stress.sh,
+# tools/run-tools.sh) share: loading the module under test and running one
+# test script as a KTAP subtest.  Sourced; the caller sets RESULTS_DIR and
+# TEST_TIMEOUT.
+
+# runner_load_module KO: insmod KO unless tcp_bbr2 is loaded already; says
+# what happened as KTAP comments.  A failure is not fatal: the tests that
+# need bbr2 skip or fail on their own.
+runner_load_module()
+{
+	local ko=$1 vermagic
+
+	if [ -d /sys/module/tcp_bbr2 ]; then
+		echo "# tcp_bbr2 already loaded"
+		return 0
+	fi
+	if [ -z "$ko" ] || [ ! -f "$ko" ]; then
+		echo "# no tcp_bbr2.ko (BBR2_KO='$ko'): bbr2 parts will be skipped"
+		return 1
+	fi
+	vermagic=$(modinfo -F vermagic "$ko" 2>/dev/null | awk '{print $1}')
+	[ "$vermagic" != "$(uname -r)" ] &&
+		echo "# WARNING: $ko built for '$vermagic', running '$(uname -r)'"
+	if insmod "$ko"; then
+		echo "# insmod $ko: ok"
+		return 0
+	fi
+	echo "# insmod $ko FAILED: bbr2 parts will be skipped"
+	dmesg | tail -n 20 | sed 's/^/# /'
+	return 1
+}
+
+# runner_run_test NR NAME SCRIPT: run SCRIPT (KTAP on stdout) under
+# TEST_TIMEOUT, its output indented as a subtest and kept in
+# RESULTS_DIR/NAME/, then print the "ok NR NAME" line.  Sets RUNNER_RESULT
+# (PASS, SKIP, TIMEOUT or FAIL) and RUNNER_SECS; returns 0 unless it failed.
+runner_run_test()
+{
+	local nr=$1 name=$2 script=$3 start rc
+
+	start=$(date +%s)
+	mkdir -p "$RESULTS_DIR/$name"
+	TEST_NAME=$name timeout -k 10 "$TEST_TIMEOUT" "$script" \
+		2>"$RESULTS_DIR/$name/stderr.log" |
+		tee "$RESULTS_DIR/$name/tap.log" | sed -u 's/^/  /'
+	rc=${PIPESTATUS[0]}
+	RUNNER_SECS=$(( $(date +%s) - start ))
+	case $rc in
+	0)
+		echo "ok $nr $name (${RUNNER_SECS}s)"
+		RUNNER_RESULT=PASS
+		;;
+	4)
+		echo "ok $nr $name # SKIP"
+		RUNNER_RESULT=SKIP
+		;;
+	124)
+		echo "not ok $nr $name # TIMEOUT after ${TEST_TIMEOUT}s"
+		RUNNER_RESULT=TIMEOUT
+		;;
+	*)
+		echo "not ok $nr $name # exit=$rc (${RUNNER_SECS}s)"
+		RUNNER_RESULT=FAIL
+		;;
+	esac
+	[ "$RUNNER_RESULT" = PASS ] || [ "$RUNNER_RESULT" = SKIP ]
+}
