@@ -17,6 +17,8 @@
 #
 #   BENCH_SECS (8), BENCH_ROUNDS (3), CCS ("bbr2 bbr cubic")
 source "$(dirname "$0")/../net/lib.sh"
+# shellcheck source=../runner-lib.sh
+source "$(dirname "$0")/../runner-lib.sh"
 
 SECS=${BENCH_SECS:-8}
 ROUNDS=${BENCH_ROUNDS:-3}
@@ -45,6 +47,8 @@ ip netns exec "$NS_A" tc qdisc replace dev va root fq ||
 busy() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat; }
 hz=$(getconf CLK_TCK)
 
+modprobe tcp_bbr 2>/dev/null
+runner_load_module "${BBR2_KO:-}"
 echo "# per-byte CPU cost, $(uname -r), $(nproc) CPUs, ${SECS}s x $ROUNDS rounds per CC, veth, no TSO/GSO, fq"
 for cc in $CCS; do
 	cc_available "$cc" || { echo "# $cc not available: $(cc_skip_reason "$cc")"; exit 4; }
