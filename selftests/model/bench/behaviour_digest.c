@@ -33,6 +33,7 @@
 #include <string.h>
 #include "bbr2_util.h"
 #include "cc_harness.h"
+#include "xorshift.h"
 
 struct digest {
 	u64 hash;
@@ -178,26 +179,6 @@ static void run_path(struct digest *d, enum path_kind kind, u32 seconds)
 
 /* ------------------------------------------------------------------ */
 /* Crafted rate samples.                                               */
-
-static u64 rng_state;
-
-static u64 rnd64(void)
-{
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 0x2545F4914F6CDD1DULL;
-}
-
-static u32 rnd(u32 n)
-{
-	return n ? (u32)(rnd64() % n) : 0;
-}
-
-static bool chance(u32 per_mille)
-{
-	return rnd(1000) < per_mille;
-}
 
 static void call_cong_control(struct cc_harness *h, struct rate_sample *rs)
 {

@@ -25,31 +25,11 @@
 #include <limits.h>
 #include "bbr2_util.h"
 #include "cc_harness.h"
+#include "xorshift.h"
 
 #define FUZZ_SEEDS		48
 #define FUZZ_ACKS_PER_SEED	20000
 #define PARAM_FUZZ_PER_PARAM	3000
-
-/* xorshift64*: the test's own PRNG, independent of the shim's. */
-static u64 rng_state;
-
-static u64 rnd64(void)
-{
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 0x2545F4914F6CDD1DULL;
-}
-
-static u32 rnd(u32 n)	/* uniform in [0, n) */
-{
-	return n ? (u32)(rnd64() % n) : 0;
-}
-
-static bool chance(u32 percent_x10)	/* probability in 1/1000 */
-{
-	return rnd(1000) < percent_x10;
-}
 
 /* ------------------------------------------------------------------ */
 /* 1. Rate samples.                                                    */
