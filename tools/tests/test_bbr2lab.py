@@ -235,13 +235,13 @@ class ReportTests(unittest.TestCase):
 
 class ShippedResultsTests(unittest.TestCase):
     """The numbers tools/README.md shows are what the report makes of the
-    raw data of that run (tools/doc/repro-quick-raw.tar.xz)."""
+    raw data of that run (tools/doc/*-raw.tar.xz)."""
 
     def test_readme_numbers_match_the_run(self):
         import tarfile
         doc = os.path.join(TOOLS, "doc")
         rows = set()
-        for run in ("repro-quick", "pacing-quick"):
+        for run in ("repro-quick", "pacing-quick", "buffer-quick3"):
             with tempfile.TemporaryDirectory() as d:
                 with tarfile.open(os.path.join(doc, run + "-raw.tar.xz")) as tar:
                     tar.extractall(d)
@@ -250,6 +250,7 @@ class ShippedResultsTests(unittest.TestCase):
         self.assertGreater(len(rows), 40)
         for path in (os.path.join(doc, "repro-quick-summary.md"),
                      os.path.join(doc, "pacing-quick-summary.md"),
+                     os.path.join(doc, "buffer-quick3-summary.md"),
                      os.path.join(TOOLS, "README.md")):
             with open(path) as f:
                 shown = [line for line in f.read().splitlines()
