@@ -12,9 +12,10 @@
 # 5-s minimum anyway (PROBE_BW DOWN drains the queue, so this happens now
 # and then): the timer restarts "for free".  So bbr2 must show episodes
 # never closer than ~5 s, gaps of at most one skipped episode (2 x (5 s +
-# the episode) ~ 10.5 s), at least three of them in 41 s, and one gap at
-# least shorter than any a 10-s window (BBRv1's) can make.  A new minimum restarts the window whenever
-# it comes, so gaps spread over 5-10.6 s (in 15 runs: 5.2 to 10.57 s).
+# the episode) ~ 10.5 s), at least three of them in 41 s, and at least
+# one gap shorter than a 10-s window (BBRv1's) can make.  A new minimum
+# restarts the window whenever it comes, so gaps spread over 5-10.6 s
+# (in 15 runs: 5.2 to 10.57 s).
 
 source "$(dirname "$0")/lib.sh"
 
