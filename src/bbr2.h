@@ -109,6 +109,18 @@ struct bbr2 {
 		unused_b:2;
 };
 
+/* Windowed max recent bw sample: the last 1-2 PROBE_BW cycles. */
+static inline u32 bbr2_max_bw(const struct bbr2 *bbr)
+{
+	return max(bbr->bw_hi[0], bbr->bw_hi[1]);
+}
+
+/* The bw we believe we may use now: max_bw unless loss/ECN bounded it. */
+static inline u32 bbr2_bw(const struct bbr2 *bbr)
+{
+	return min(bbr2_max_bw(bbr), bbr->bw_lo);
+}
+
 /* Entry points registered in struct tcp_congestion_ops. */
 void bbr2_init(struct sock *sk);
 void bbr2_main(struct sock *sk, const struct rate_sample *rs);

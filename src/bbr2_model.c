@@ -102,18 +102,6 @@ static bool bbr2_full_bw_reached(const struct bbr2 *bbr)
 	return bbr->full_bw_reached;
 }
 
-/* Windowed max recent bw sample: the last 1-2 PROBE_BW cycles. */
-static u32 bbr2_max_bw(const struct bbr2 *bbr)
-{
-	return max(bbr->bw_hi[0], bbr->bw_hi[1]);
-}
-
-/* The bw we believe we may use now: max_bw unless loss/ECN bounded it. */
-static u32 bbr2_bw(const struct bbr2 *bbr)
-{
-	return min(bbr2_max_bw(bbr), bbr->bw_lo);
-}
-
 static u16 bbr2_extra_acked(const struct bbr2 *bbr)
 {
 	return max(bbr->extra_acked[0], bbr->extra_acked[1]);

@@ -14,12 +14,6 @@
 #define CREATE_TRACE_POINTS
 #include "bbr2_trace.h"
 
-/* The bw the model uses: max_bw, unless loss or ECN bounded it by bw_lo. */
-static u32 bbr2_trace_bw(u32 max_bw, u32 bw_lo)
-{
-	return min(max_bw, bw_lo);
-}
-
 /* bw in packets/us << BW_SCALE to kbit/s; ~0U (no bound) stays ~0ULL. */
 static u64 bbr2_trace_kbps(const struct sock *sk, u32 bw)
 {
@@ -39,7 +33,7 @@ void bbr2_trace_snap(const struct sock *sk, struct bbr2_trace_snap *snap)
 	snap->ecn_in_round = bbr->ecn_in_round;
 	snap->initialized = bbr->initialized;
 	snap->min_rtt_us = bbr->min_rtt_us;
-	snap->max_bw = max(bbr->bw_hi[0], bbr->bw_hi[1]);
+	snap->max_bw = bbr2_max_bw(bbr);
 	snap->bw_lo = bbr->bw_lo;
 	snap->inflight_hi = bbr->inflight_hi;
 	snap->inflight_lo = bbr->inflight_lo;
@@ -60,15 +54,13 @@ void bbr2_trace_changes(const struct sock *sk,
 	    (now.mode == BBR2_PROBE_BW && now.cycle_idx != old->cycle_idx))
 		trace_bbr2_state(sk, old->initialized ? old->mode : BBR2_STARTUP,
 				 old->cycle_idx, now.mode, now.cycle_idx,
-				 bbr2_trace_kbps(sk, bbr2_trace_bw(now.max_bw,
-								   now.bw_lo)),
+				 bbr2_trace_kbps(sk, bbr2_bw(bbr)),
 				 now.min_rtt_us, tcp_snd_cwnd(tcp_sk(sk)),
 				 now.inflight_hi);
 	if (now.max_bw != old->max_bw)
 		trace_bbr2_bw(sk, bbr2_trace_kbps(sk, old->max_bw),
 			      bbr2_trace_kbps(sk, now.max_bw),
-			      bbr2_trace_kbps(sk, bbr2_trace_bw(now.max_bw,
-								now.bw_lo)));
+			      bbr2_trace_kbps(sk, bbr2_bw(bbr)));
 	if (now.min_rtt_us != old->min_rtt_us)
 		trace_bbr2_min_rtt(sk, old->min_rtt_us, now.min_rtt_us);
 	if (now.inflight_hi != old->inflight_hi ||
