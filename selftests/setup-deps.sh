@@ -15,6 +15,17 @@
 
 set -euo pipefail
 
+# Any command that fails ends the script; say which one, so that a failed
+# set-up never ends with make's bare "Error 1".
+trap 'echo "setup-deps.sh: FAILED (exit $?) at line $LINENO: $BASH_COMMAND" >&2' ERR
+
+die() {	# die WHAT HINT: the step that failed and what to do about it
+	echo "setup-deps.sh: $1" >&2
+	echo "setup-deps.sh: $2" >&2
+	trap - ERR
+	exit 1
+}
+
 SELFTESTS=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=vm/kernels.conf
 source "$SELFTESTS/vm/kernels.conf"
@@ -56,19 +67,27 @@ done
 if [ ${#missing[@]} -gt 0 ]; then
 	echo "setup-deps.sh: installing ${missing[*]}"
 	export DEBIAN_FRONTEND=noninteractive
-	apt-get update
-	apt-get install -y --no-install-recommends "${missing[@]}"
+	apt-get update ||
+		die "apt-get update failed" "check /etc/apt/sources.list and the network, then rerun"
+	apt-get install -y --no-install-recommends "${missing[@]}" ||
+		die "apt-get install ${missing[*]} failed" \
+			"a pinned kernel ABI (vm/kernels.conf) may have left the archive; see the apt error above"
 else
 	echo "setup-deps.sh: Debian packages already installed"
 fi
 
 if [ $host_only = 0 ]; then
-	have=$(python3 -m pip show virtme-ng 2>/dev/null | awk '/^Version:/ { print $2 }')
+	# "pip show" exits 1 when the package is absent: that is the
+	# not-installed-yet case, not a failure.
+	have=$(python3 -m pip show virtme-ng 2>/dev/null || true)
+	have=$(awk '/^Version:/ { print $2 }' <<<"$have")
 	if [ "$have" != "$VIRTME_NG_VERSION" ]; then
 		echo "setup-deps.sh: installing virtme-ng==$VIRTME_NG_VERSION from PyPI"
 		# bookworm's system python is "externally managed"
 		python3 -m pip install "virtme-ng==$VIRTME_NG_VERSION" ||
-			python3 -m pip install --break-system-packages "virtme-ng==$VIRTME_NG_VERSION"
+			python3 -m pip install --break-system-packages "virtme-ng==$VIRTME_NG_VERSION" ||
+			die "pip install virtme-ng==$VIRTME_NG_VERSION failed" \
+				"check that PyPI is reachable (pip's error is above), then rerun"
 	else
 		echo "setup-deps.sh: virtme-ng $VIRTME_NG_VERSION already installed"
 	fi
@@ -86,10 +105,13 @@ if [ $host_only = 0 ]; then
 			fi
 		done
 	fi
-	command -v vng >/dev/null || echo "setup-deps.sh: WARNING: vng not on PATH (pip's bin dir?)" >&2
+	command -v vng >/dev/null ||
+		die "virtme-ng is installed but vng is not on PATH" \
+			"add pip's script directory ($(python3 -c 'import sysconfig; print(sysconfig.get_path("scripts"))')) to PATH"
 	for abi in $KERNEL_ABIS; do
 		[ -r "/boot/vmlinuz-$abi" ] && [ -d "/lib/modules/$abi/build" ] ||
-			echo "setup-deps.sh: WARNING: kernel $abi incomplete (/boot/vmlinuz-$abi, /lib/modules/$abi/build)" >&2
+			die "kernel $abi incomplete (/boot/vmlinuz-$abi, /lib/modules/$abi/build)" \
+				"apt-get install --reinstall linux-image-$abi-unsigned linux-headers-$abi"
 	done
 fi
 echo "setup-deps.sh: done"
