@@ -109,9 +109,10 @@ if [ $host_only = 0 ]; then
 		die "virtme-ng is installed but vng is not on PATH" \
 			"add pip's script directory ($(python3 -c 'import sysconfig; print(sysconfig.get_path("scripts"))')) to PATH"
 	for abi in $KERNEL_ABIS; do
-		[ -r "/boot/vmlinuz-$abi" ] && [ -d "/lib/modules/$abi/build" ] ||
+		if [ ! -r "/boot/vmlinuz-$abi" ] || [ ! -d "/lib/modules/$abi/build" ]; then
 			die "kernel $abi incomplete (/boot/vmlinuz-$abi, /lib/modules/$abi/build)" \
 				"apt-get install --reinstall linux-image-$abi-unsigned linux-headers-$abi"
+		fi
 	done
 fi
 echo "setup-deps.sh: done"
