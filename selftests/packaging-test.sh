@@ -122,8 +122,12 @@ ok "chroot starts without tcp_bbr2" nothing_left
 
 # status_is KVER STATE: "dkms status" reports tcp_bbr2/VERSION for KVER as STATE
 status_is() {
-	in_root dkms status "tcp_bbr2/$version" -k "$1" | tee /dev/stderr |
-		grep -q "^tcp_bbr2/$version, $1, [^:]*: $2"
+	local st
+	# captured first: under pipefail, grep -q leaving early can fail the
+	# writer with SIGPIPE and so the whole check
+	st=$(in_root dkms status "tcp_bbr2/$version" -k "$1")
+	echo "$st" >&2
+	grep -q "^tcp_bbr2/$version, $1, [^:]*: $2" <<<"$st"
 }
 # module_for KVER: the installed module is ours, built for KVER
 module_for() {
@@ -131,8 +135,8 @@ module_for() {
 	ko=$(find "$ROOT/lib/modules/$1" -name 'tcp_bbr2.ko*' | head -n 1)
 	[ -n "$ko" ] || { echo "no tcp_bbr2.ko in /lib/modules/$1"; return 1; }
 	echo "$ko"
-	modinfo -F version "$ko" | grep -qx "$version" &&
-	modinfo -F vermagic "$ko" | grep -q "^$1 "
+	[ "$(modinfo -F version "$ko")" = "$version" ] &&
+	[[ "$(modinfo -F vermagic "$ko")" == "$1 "* ]]
 }
 
 # ---- the admin guide's own commands
