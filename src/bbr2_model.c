@@ -469,18 +469,20 @@ static void bbr2_ack_init(const struct sock *sk, const struct rate_sample *rs,
 /*
  * The first loss in a round starts a new loss round, so that the round
  * judged covers the whole flight the loss happened in (Google's kernel does
- * this from its skb_marked_lost hook; stock kernels report it per ACK).
+ * this from its skb_marked_lost hook, for every packet the stack marks
+ * lost).  Stock kernels report the losses an ACK marks in rs->losses; those
+ * an RTO marks reach only tp->lost, and are noted when the RTO moves us to
+ * TCP_CA_Loss (bbr2_set_state()).  @lost: the losses being noted, the
+ * last ones tp->lost counts.
  */
-static void bbr2_note_loss(struct sock *sk, const struct rate_sample *rs)
+static void bbr2_note_loss(struct sock *sk, u32 lost)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct bbr2 *bbr = inet_csk_ca(sk);
 
-	if (rs->losses <= 0)
-		return;
 	if (!bbr->loss_in_round) {
 		bbr->loss_round_delivered = tp->delivered;
-		bbr->loss_round_lost = tp->lost - rs->losses;
+		bbr->loss_round_lost = tp->lost - lost;
 	}
 	bbr->loss_in_round = 1;
 	bbr->loss_in_cycle = 1;
@@ -1373,7 +1375,8 @@ void bbr2_main(struct sock *sk, const struct rate_sample *rs)
 	if (unlikely(!bbr->initialized))
 		return;
 
-	bbr2_note_loss(sk, rs);
+	if (rs->losses > 0)
+		bbr2_note_loss(sk, rs->losses);
 	bbr2_ack_init(sk, rs, &ack);
 
 	bbr2_update_round(sk, rs);
@@ -1482,6 +1485,12 @@ void bbr2_set_state(struct sock *sk, u8 new_state)
 	struct bbr2 *bbr = inet_csk_ca(sk);
 
 	if (new_state == TCP_CA_Loss) {
+		/*
+		 * The RTO has marked the flight lost, and no ACK will report
+		 * those losses: they make this round a loss round.
+		 */
+		if (tp->lost != bbr->loss_round_lost)
+			bbr2_note_loss(sk, tp->lost - bbr->loss_round_lost);
 		bbr->prev_ca_state = TCP_CA_Loss;
 		/* An RTO may have moved us to a new path: re-learn the bw. */
 		bbr2_reset_full_bw(bbr);
