@@ -910,8 +910,16 @@ static void bbr2_handle_inflight_too_high(struct sock *sk,
 			 (BBR_UNIT - bbr2_param(BETA))) >> BBR_SCALE;
 		bbr->inflight_hi = max(held, floor);
 	}
-	if (bbr->mode == BBR2_PROBE_BW && bbr->cycle_idx == BBR2_BW_PROBE_UP)
+	if (bbr->mode == BBR2_PROBE_BW && bbr->cycle_idx == BBR2_BW_PROBE_UP) {
 		bbr2_start_bw_probe_down(sk);
+		/*
+		 * Google's kernel notes lost packets one at a time, so those
+		 * after the one that ended the probe mark DOWN's first round
+		 * as a loss round.  Ours come per ACK: the ACK's losses do.
+		 */
+		if (rs->losses > 0)
+			bbr2_note_loss(sk, rs->losses);
+	}
 }
 
 /* No loss/ECN at the bound while probing up: grow inflight_hi. */

@@ -71,10 +71,10 @@ int main(void)
 	linksim_run_until(sim, 20 * USEC_PER_SEC);
 	linksim_free(sim);
 	tap_ok(tr.injected && tr.down, "the crafted ACK's losses ended PROBE_UP");
-	tap_todo(tr.round_kept, "issue 13 deviation 3",
-		 "PROBE_DOWN's loss round keeps the losses of the ACK that began it");
-	tap_todo(tr.bounded, "issue 13 deviation 3",
-		 "bw_lo / inflight_lo were cut before the next probe");
+	tap_ok(tr.round_kept,
+	       "PROBE_DOWN's loss round keeps the losses of the ACK that began it");
+	tap_ok(tr.bounded,
+	       "bw_lo / inflight_lo were cut before the next probe");
 	tap_ok(shim_warn_count == 0, "no kernel WARN fired (%lu)", shim_warn_count);
 	return tap_done();
 }
