@@ -892,8 +892,14 @@ static void bbr2_start_bw_probe_cruise(struct bbr2 *bbr)
 
 /*
  * Loss or CE marks ran too high while probing: set inflight_hi to what the
- * path held (the flight less what it lost), but not below (1 - beta) of our
- * target, and stop probing.  App-limited flights did not test the path.
+ * path held, but not below (1 - beta) of our target, and stop probing.
+ * App-limited flights did not test the path.  Google's kernel knows the
+ * flight each lost packet was sent into; here the path is known to have
+ * held the most that a sample of this loss round delivered
+ * (inflight_latest), or this ACK's sample if larger.  The ACK that brings
+ * the news may carry no sample at all (dupacks, an ACK of SACKed data, the
+ * first ACKs after an RTO: rs->delivered is -1), and inflight_latest is
+ * defined for it all the same.
  */
 static void bbr2_handle_inflight_too_high(struct sock *sk,
 					  const struct rate_sample *rs,
@@ -905,7 +911,7 @@ static void bbr2_handle_inflight_too_high(struct sock *sk,
 	bbr->prev_probe_too_high = 1;
 	bbr->bw_probe_samples = 0;	/* react once per probe */
 	if (!rs->is_app_limited) {
-		held = max_t(s32, rs->delivered, 0);
+		held = max_t(s32, rs->delivered, bbr->inflight_latest);
 		floor = ((u64)bbr2_target_inflight(sk) *
 			 (BBR_UNIT - bbr2_param(BETA))) >> BBR_SCALE;
 		bbr->inflight_hi = max(held, floor);
@@ -988,9 +994,14 @@ static bool bbr2_adapt_upper_bounds(struct sock *sk,
 
 	if (bbr->inflight_hi == ~0U)
 		return false;	/* no bound to raise */
-	/* Random loss shaves the bound; raise it when more proves safe. */
-	if (rs->prior_in_flight > bbr->inflight_hi)
-		bbr->inflight_hi = rs->prior_in_flight;
+	/*
+	 * Random loss shaves the bound; raise it when more proves safe: to
+	 * the flight this ACK's packets were delivered from (v3 uses their
+	 * tx_in_flight).  prior_in_flight would not do: it counts what is in
+	 * flight now, packets not yet delivered and perhaps lost included.
+	 */
+	if (rs->delivered > 0 && rs->delivered > bbr->inflight_hi)
+		bbr->inflight_hi = rs->delivered;
 	if (bbr->mode == BBR2_PROBE_BW && bbr->cycle_idx == BBR2_BW_PROBE_UP)
 		bbr2_probe_inflight_hi_upward(sk, rs);
 	return false;
