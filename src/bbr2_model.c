@@ -64,7 +64,9 @@
  *    connection, so ECN is used only when the admin enables it
  *    (ecn_enable) and the connection negotiated it.
  *  - The private area is 104 bytes, so the undo copies of bw_lo and
- *    inflight_lo are not kept: undo resets those short-term bounds.
+ *    inflight_lo are not kept, only whether each was bounded: undo drops
+ *    a bound that did not exist when recovery began and keeps one that
+ *    did, rather than restoring its value then.
  *
  * This is original code for the tcp_bbr2 project, written from the IETF
  * draft (draft-ietf-ccwg-bbr), the mainline BBRv1 module and Google's
@@ -1468,21 +1470,29 @@ void bbr2_init(struct sock *sk)
 	cmpxchg(&sk->sk_pacing_status, SK_PACING_NONE, SK_PACING_NEEDED);
 }
 
-/* Entering recovery: BBR keeps ssthresh; save what undo may need. */
+/*
+ * Entering recovery: BBR keeps ssthresh; save what undo may need.  There is
+ * no room for copies of bw_lo and inflight_lo, only for whether they were
+ * bounded (see bbr2_undo_cwnd()).
+ */
 u32 bbr2_ssthresh(struct sock *sk)
 {
 	struct bbr2 *bbr = inet_csk_ca(sk);
 
 	bbr2_save_cwnd(sk);
 	bbr->undo_inflight_hi = bbr->inflight_hi;
+	bbr->undo_bw_lo_set = bbr->bw_lo != ~0U;
+	bbr->undo_inflight_lo_set = bbr->inflight_lo != ~0U;
 	return tcp_sk(sk)->snd_ssthresh;
 }
 
 /*
  * The recovery was spurious (DSACK or timestamps proved no loss): forget
  * the loss response.  Google's version restores bw_lo and inflight_lo to
- * their values when recovery began; with no room to save those, we reset
- * them, which is what the next bw probe would do anyway.
+ * the larger of now and when recovery began.  A bound that did not exist
+ * then is dropped, as there; one that did stays as it is now, which is
+ * where it was unless a loss round of the recovery cut it (v3 would undo
+ * that cut too; the next bw probe resets it).
  */
 u32 bbr2_undo_cwnd(struct sock *sk)
 {
@@ -1493,7 +1503,10 @@ u32 bbr2_undo_cwnd(struct sock *sk)
 	bbr->loss_in_round = 0;
 	if (!bbr2_param(UNDO))
 		return tcp_snd_cwnd(tp);
-	bbr2_reset_lower_bounds(bbr);
+	if (!bbr->undo_bw_lo_set)
+		bbr->bw_lo = ~0U;
+	if (!bbr->undo_inflight_lo_set)
+		bbr->inflight_lo = ~0U;
 	bbr->inflight_hi = max(bbr->inflight_hi, bbr->undo_inflight_hi);
 	return max(bbr->prior_cwnd, tcp_snd_cwnd(tp));
 }

@@ -74,10 +74,9 @@ int main(void)
 	linksim_run_until(sim, 30 * USEC_PER_SEC);
 	linksim_free(sim);
 	tap_ok(p.kept_done && p.dropped_done, "found both cases in PROBE_BW");
-	tap_todo(p.lo_after == p.lo_before && p.bwlo_after == p.bwlo_before,
-		 "issue 13 deviation 5",
-		 "undo keeps the bounds in force before recovery (inflight_lo %u -> %d, bw_lo %u -> %d)",
-		 p.lo_before, (int)p.lo_after, p.bwlo_before, (int)p.bwlo_after);
+	tap_ok(p.lo_after == p.lo_before && p.bwlo_after == p.bwlo_before,
+	       "undo keeps the bounds in force before recovery (inflight_lo %u -> %d, bw_lo %u -> %d)",
+	       p.lo_before, (int)p.lo_after, p.bwlo_before, (int)p.bwlo_after);
 	tap_ok(p.dropped_lo == ~0U && p.dropped_bwlo == ~0U,
 	       "undo drops bounds that did not exist before recovery");
 	tap_ok(shim_warn_count == 0, "no kernel WARN fired (%lu)", shim_warn_count);
