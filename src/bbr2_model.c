@@ -1204,6 +1204,30 @@ static void bbr2_check_loss_too_high_in_startup(struct sock *sk,
 }
 
 /*
+ * v2 (v2alpha) asks only in STARTUP, once per round, whether the max-bw
+ * filter has grown by full_bw_thresh since it last did.
+ */
+static void bbr2_check_full_bw_reached_v2(struct sock *sk,
+					  const struct rate_sample *rs)
+{
+	struct bbr2 *bbr = inet_csk_ca(sk);
+	u32 max_bw = bbr2_max_bw(bbr);
+
+	if (bbr2_full_bw_reached(bbr) || !bbr->round_start ||
+	    rs->is_app_limited)
+		return;
+	if (max_bw >= ((u64)bbr->full_bw * bbr2_param(FULL_BW_THRESH) >>
+		       BBR_SCALE)) {
+		bbr->full_bw = max_bw;
+		bbr->full_bw_cnt = 0;
+		return;
+	}
+	if (bbr->full_bw_cnt < 7)
+		bbr->full_bw_cnt++;
+	bbr->full_bw_reached = bbr->full_bw_cnt >= bbr2_param(FULL_BW_CNT);
+}
+
+/*
  * The pipe is full once bw has not grown by full_bw_thresh (25%) for
  * full_bw_cnt (3) rounds: one round for the receive window to grow, one to
  * fill it, one to see the result.  v3 also uses the plateau to end PROBE_UP,
@@ -1216,9 +1240,11 @@ static void bbr2_check_full_bw_reached(struct sock *sk,
 	struct bbr2 *bbr = inet_csk_ca(sk);
 	u64 bw_thresh;
 
-	if (bbr->full_bw_now || rs->is_app_limited)
+	if (bbr2_is_v2()) {
+		bbr2_check_full_bw_reached_v2(sk, rs);
 		return;
-	if (bbr2_is_v2() && bbr2_full_bw_reached(bbr))
+	}
+	if (bbr->full_bw_now || rs->is_app_limited)
 		return;
 
 	bw_thresh = ((u64)bbr->full_bw * bbr2_param(FULL_BW_THRESH)) >>
