@@ -1165,7 +1165,13 @@ static void bbr2_update_ecn_alpha(struct sock *sk, const struct rate_sample *rs,
 	u32 gain = bbr2_param(ECN_ALPHA_GAIN);
 	u32 ce_ratio, alpha;
 
-	bbr->ecn_eligible = bbr2_can_use_ecn(sk);
+	/*
+	 * Eligible once for good, as in v3: a min_rtt that later grows past
+	 * ecn_max_rtt_us does not switch the ECN response off.  The admin's
+	 * ecn_enable=0 (a v3 constant, a parameter here) does.
+	 */
+	bbr->ecn_eligible = bbr2_param(ECN_ENABLE) &&
+			    (bbr->ecn_eligible || bbr2_can_use_ecn(sk));
 	if (!bbr->ecn_eligible || rs->delivered <= 0 || ack->delivered_ce < 0)
 		return;
 
