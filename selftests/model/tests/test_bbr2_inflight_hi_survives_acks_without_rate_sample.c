@@ -34,7 +34,7 @@ static void crafted_ack(struct sock *sk, u32 prior_in_flight, u32 losses)
 	rs.rtt_us = -1;
 	rs.losses = losses;
 	tcp_sk(sk)->lost += losses;
-	bbr2_main(sk, &rs);
+	bbr2_feed_sample(sk, &rs);
 }
 
 /* In PROBE_UP, with the probe's samples coming in: an ACK, no sample, a

@@ -49,7 +49,7 @@ static void on_ack(struct linksim *sim, int flow, const struct rate_sample *rs, 
 	crafted.losses = pif / 4;
 	crafted.acked_sacked = 1;
 	tcp_sk(sk)->lost += crafted.losses;
-	bbr2_main(sk, &crafted);
+	bbr2_feed_sample(sk, &crafted);
 	tr->down = b->cycle_idx == BBR2_BW_PROBE_DOWN;
 	tr->round_kept = b->loss_in_round;
 }

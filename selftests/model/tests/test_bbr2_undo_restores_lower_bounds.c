@@ -27,6 +27,7 @@ static void on_ack(struct linksim *sim, int flow, const struct rate_sample *rs, 
 {
 	struct probe *p = arg;
 	struct sock *sk = linksim_sk(sim, flow);
+	const struct tcp_congestion_ops *ops = inet_csk(sk)->icsk_ca_ops;
 	struct bbr2 *b = inet_csk_ca(sk);
 	u32 cwnd = tcp_snd_cwnd(tcp_sk(sk));
 
@@ -37,8 +38,8 @@ static void on_ack(struct linksim *sim, int flow, const struct rate_sample *rs, 
 		p->kept_done = 1;
 		p->lo_before = b->inflight_lo;
 		p->bwlo_before = b->bw_lo;
-		bbr2_ssthresh(sk);
-		tcp_snd_cwnd_set(tcp_sk(sk), bbr2_undo_cwnd(sk));
+		ops->ssthresh(sk);
+		tcp_snd_cwnd_set(tcp_sk(sk), ops->undo_cwnd(sk));
 		p->lo_after = b->inflight_lo;
 		p->bwlo_after = b->bw_lo;
 		return;
@@ -46,11 +47,11 @@ static void on_ack(struct linksim *sim, int flow, const struct rate_sample *rs, 
 	if (p->kept_done && !p->dropped_done && b->bw_lo == ~0U &&
 	    b->inflight_lo == ~0U) {
 		p->dropped_done = 1;
-		bbr2_ssthresh(sk);
+		ops->ssthresh(sk);
 		/* A loss round in the recovery cuts the bounds. */
 		b->bw_lo = bbr2_max_bw(b) / 2;
 		b->inflight_lo = cwnd / 2;
-		tcp_snd_cwnd_set(tcp_sk(sk), bbr2_undo_cwnd(sk));
+		tcp_snd_cwnd_set(tcp_sk(sk), ops->undo_cwnd(sk));
 		p->dropped_lo = b->inflight_lo;
 		p->dropped_bwlo = b->bw_lo;
 	}

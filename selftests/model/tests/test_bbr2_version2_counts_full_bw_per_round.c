@@ -42,7 +42,7 @@ static void ack(struct cc_harness *h, u32 delivered, bool round_start)
 	tp->srtt_us = 10000 << 3;
 	tp->packets_out = delivered;
 	tcp_snd_cwnd_set(tp, 1000);
-	bbr2_main(sk, &rs);
+	bbr2_feed_sample(sk, &rs);
 }
 
 /* Rounds until full_bw_reached, or 0 if not within the stream. */
