@@ -1564,6 +1564,15 @@ void bbr2_set_state(struct sock *sk, u8 new_state)
 			bbr->inflight_lo = bbr2_is_v2() ? bbr->prior_cwnd :
 					   max(tcp_snd_cwnd(tp),
 					       bbr->prior_cwnd);
+	} else if (new_state == TCP_CA_CWR && !bbr->ece_pending) {
+		/*
+		 * CWR without an ECE on this ACK: a tail-loss probe repaired
+		 * a loss that was never marked (tcp_process_tlp_ack()), as
+		 * v3's TLP-recovery event says.  It makes a loss round; v3
+		 * also judges it against inflight_latest + 1 when probing,
+		 * which one loss exceeds only below 50 packets.
+		 */
+		bbr2_note_loss(sk, 0);
 	} else if (bbr->prev_ca_state == TCP_CA_Loss) {
 		/* Leaving RTO recovery: restore cwnd; the model bounds it. */
 		tcp_snd_cwnd_set(tp, max(tcp_snd_cwnd(tp), bbr->prior_cwnd));
