@@ -100,7 +100,9 @@ struct bbr2 {
 		ecn_in_cycle:1,		/* CE seen in this PROBE_BW cycle */
 		ecn_eligible:1,		/* ECN negotiated and enabled */
 		ece_pending:1,		/* in_ack_event saw ECE for this ACK */
-		unused_a:3;
+		undo_bw_lo_set:1,	/* bw_lo was bounded when recovery began */
+		undo_inflight_lo_set:1,	/* inflight_lo: the same */
+		unused_a:1;
 	u32	ecn_alpha:9,		/* EWMA of the CE ratio, 1/256 */
 		rounds_since_probe:8,	/* rounds since bw was last probed */
 		loss_events_in_round:4,	/* ACKs reporting loss, STARTUP round */

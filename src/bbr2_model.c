@@ -64,7 +64,9 @@
  *    connection, so ECN is used only when the admin enables it
  *    (ecn_enable) and the connection negotiated it.
  *  - The private area is 104 bytes, so the undo copies of bw_lo and
- *    inflight_lo are not kept: undo resets those short-term bounds.
+ *    inflight_lo are not kept, only whether each was bounded: undo drops
+ *    a bound that did not exist when recovery began and keeps one that
+ *    did, rather than restoring its value then.
  *
  * This is original code for the tcp_bbr2 project, written from the IETF
  * draft (draft-ietf-ccwg-bbr), the mainline BBRv1 module and Google's
@@ -469,18 +471,20 @@ static void bbr2_ack_init(const struct sock *sk, const struct rate_sample *rs,
 /*
  * The first loss in a round starts a new loss round, so that the round
  * judged covers the whole flight the loss happened in (Google's kernel does
- * this from its skb_marked_lost hook; stock kernels report it per ACK).
+ * this from its skb_marked_lost hook, for every packet the stack marks
+ * lost).  Stock kernels report the losses an ACK marks in rs->losses; those
+ * an RTO marks reach only tp->lost, and are noted when the RTO moves us to
+ * TCP_CA_Loss (bbr2_set_state()).  @lost: the losses being noted, the
+ * last ones tp->lost counts.
  */
-static void bbr2_note_loss(struct sock *sk, const struct rate_sample *rs)
+static void bbr2_note_loss(struct sock *sk, u32 lost)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct bbr2 *bbr = inet_csk_ca(sk);
 
-	if (rs->losses <= 0)
-		return;
 	if (!bbr->loss_in_round) {
 		bbr->loss_round_delivered = tp->delivered;
-		bbr->loss_round_lost = tp->lost - rs->losses;
+		bbr->loss_round_lost = tp->lost - lost;
 	}
 	bbr->loss_in_round = 1;
 	bbr->loss_in_cycle = 1;
@@ -890,8 +894,14 @@ static void bbr2_start_bw_probe_cruise(struct bbr2 *bbr)
 
 /*
  * Loss or CE marks ran too high while probing: set inflight_hi to what the
- * path held (the flight less what it lost), but not below (1 - beta) of our
- * target, and stop probing.  App-limited flights did not test the path.
+ * path held, but not below (1 - beta) of our target, and stop probing.
+ * App-limited flights did not test the path.  Google's kernel knows the
+ * flight each lost packet was sent into; here the path is known to have
+ * held the most that a sample of this loss round delivered
+ * (inflight_latest), or this ACK's sample if larger.  The ACK that brings
+ * the news may carry no sample at all (dupacks, an ACK of SACKed data, the
+ * first ACKs after an RTO: rs->delivered is -1), and inflight_latest is
+ * defined for it all the same.
  */
 static void bbr2_handle_inflight_too_high(struct sock *sk,
 					  const struct rate_sample *rs,
@@ -903,13 +913,21 @@ static void bbr2_handle_inflight_too_high(struct sock *sk,
 	bbr->prev_probe_too_high = 1;
 	bbr->bw_probe_samples = 0;	/* react once per probe */
 	if (!rs->is_app_limited) {
-		held = max_t(s32, rs->delivered, 0);
+		held = max_t(s32, rs->delivered, bbr->inflight_latest);
 		floor = ((u64)bbr2_target_inflight(sk) *
 			 (BBR_UNIT - bbr2_param(BETA))) >> BBR_SCALE;
 		bbr->inflight_hi = max(held, floor);
 	}
-	if (bbr->mode == BBR2_PROBE_BW && bbr->cycle_idx == BBR2_BW_PROBE_UP)
+	if (bbr->mode == BBR2_PROBE_BW && bbr->cycle_idx == BBR2_BW_PROBE_UP) {
 		bbr2_start_bw_probe_down(sk);
+		/*
+		 * Google's kernel notes lost packets one at a time, so those
+		 * after the one that ended the probe mark DOWN's first round
+		 * as a loss round.  Ours come per ACK: the ACK's losses do.
+		 */
+		if (rs->losses > 0)
+			bbr2_note_loss(sk, rs->losses);
+	}
 }
 
 /* No loss/ECN at the bound while probing up: grow inflight_hi. */
@@ -978,9 +996,14 @@ static bool bbr2_adapt_upper_bounds(struct sock *sk,
 
 	if (bbr->inflight_hi == ~0U)
 		return false;	/* no bound to raise */
-	/* Random loss shaves the bound; raise it when more proves safe. */
-	if (rs->prior_in_flight > bbr->inflight_hi)
-		bbr->inflight_hi = rs->prior_in_flight;
+	/*
+	 * Random loss shaves the bound; raise it when more proves safe: to
+	 * the flight this ACK's packets were delivered from (v3 uses their
+	 * tx_in_flight).  prior_in_flight would not do: it counts what is in
+	 * flight now, packets not yet delivered and perhaps lost included.
+	 */
+	if (rs->delivered > 0 && rs->delivered > bbr->inflight_hi)
+		bbr->inflight_hi = rs->delivered;
 	if (bbr->mode == BBR2_PROBE_BW && bbr->cycle_idx == BBR2_BW_PROBE_UP)
 		bbr2_probe_inflight_hi_upward(sk, rs);
 	return false;
@@ -1142,7 +1165,13 @@ static void bbr2_update_ecn_alpha(struct sock *sk, const struct rate_sample *rs,
 	u32 gain = bbr2_param(ECN_ALPHA_GAIN);
 	u32 ce_ratio, alpha;
 
-	bbr->ecn_eligible = bbr2_can_use_ecn(sk);
+	/*
+	 * Eligible once for good, as in v3: a min_rtt that later grows past
+	 * ecn_max_rtt_us does not switch the ECN response off.  The admin's
+	 * ecn_enable=0 (a v3 constant, a parameter here) does.
+	 */
+	bbr->ecn_eligible = bbr2_param(ECN_ENABLE) &&
+			    (bbr->ecn_eligible || bbr2_can_use_ecn(sk));
 	if (!bbr->ecn_eligible || rs->delivered <= 0 || ack->delivered_ce < 0)
 		return;
 
@@ -1181,6 +1210,30 @@ static void bbr2_check_loss_too_high_in_startup(struct sock *sk,
 }
 
 /*
+ * v2 (v2alpha) asks only in STARTUP, once per round, whether the max-bw
+ * filter has grown by full_bw_thresh since it last did.
+ */
+static void bbr2_check_full_bw_reached_v2(struct sock *sk,
+					  const struct rate_sample *rs)
+{
+	struct bbr2 *bbr = inet_csk_ca(sk);
+	u32 max_bw = bbr2_max_bw(bbr);
+
+	if (bbr2_full_bw_reached(bbr) || !bbr->round_start ||
+	    rs->is_app_limited)
+		return;
+	if (max_bw >= ((u64)bbr->full_bw * bbr2_param(FULL_BW_THRESH) >>
+		       BBR_SCALE)) {
+		bbr->full_bw = max_bw;
+		bbr->full_bw_cnt = 0;
+		return;
+	}
+	if (bbr->full_bw_cnt < 7)
+		bbr->full_bw_cnt++;
+	bbr->full_bw_reached = bbr->full_bw_cnt >= bbr2_param(FULL_BW_CNT);
+}
+
+/*
  * The pipe is full once bw has not grown by full_bw_thresh (25%) for
  * full_bw_cnt (3) rounds: one round for the receive window to grow, one to
  * fill it, one to see the result.  v3 also uses the plateau to end PROBE_UP,
@@ -1193,9 +1246,11 @@ static void bbr2_check_full_bw_reached(struct sock *sk,
 	struct bbr2 *bbr = inet_csk_ca(sk);
 	u64 bw_thresh;
 
-	if (bbr->full_bw_now || rs->is_app_limited)
+	if (bbr2_is_v2()) {
+		bbr2_check_full_bw_reached_v2(sk, rs);
 		return;
-	if (bbr2_is_v2() && bbr2_full_bw_reached(bbr))
+	}
+	if (bbr->full_bw_now || rs->is_app_limited)
 		return;
 
 	bw_thresh = ((u64)bbr->full_bw * bbr2_param(FULL_BW_THRESH)) >>
@@ -1373,7 +1428,8 @@ void bbr2_main(struct sock *sk, const struct rate_sample *rs)
 	if (unlikely(!bbr->initialized))
 		return;
 
-	bbr2_note_loss(sk, rs);
+	if (rs->losses > 0)
+		bbr2_note_loss(sk, rs->losses);
 	bbr2_ack_init(sk, rs, &ack);
 
 	bbr2_update_round(sk, rs);
@@ -1446,21 +1502,29 @@ void bbr2_init(struct sock *sk)
 	cmpxchg(&sk->sk_pacing_status, SK_PACING_NONE, SK_PACING_NEEDED);
 }
 
-/* Entering recovery: BBR keeps ssthresh; save what undo may need. */
+/*
+ * Entering recovery: BBR keeps ssthresh; save what undo may need.  There is
+ * no room for copies of bw_lo and inflight_lo, only for whether they were
+ * bounded (see bbr2_undo_cwnd()).
+ */
 u32 bbr2_ssthresh(struct sock *sk)
 {
 	struct bbr2 *bbr = inet_csk_ca(sk);
 
 	bbr2_save_cwnd(sk);
 	bbr->undo_inflight_hi = bbr->inflight_hi;
+	bbr->undo_bw_lo_set = bbr->bw_lo != ~0U;
+	bbr->undo_inflight_lo_set = bbr->inflight_lo != ~0U;
 	return tcp_sk(sk)->snd_ssthresh;
 }
 
 /*
  * The recovery was spurious (DSACK or timestamps proved no loss): forget
  * the loss response.  Google's version restores bw_lo and inflight_lo to
- * their values when recovery began; with no room to save those, we reset
- * them, which is what the next bw probe would do anyway.
+ * the larger of now and when recovery began.  A bound that did not exist
+ * then is dropped, as there; one that did stays as it is now, which is
+ * where it was unless a loss round of the recovery cut it (v3 would undo
+ * that cut too; the next bw probe resets it).
  */
 u32 bbr2_undo_cwnd(struct sock *sk)
 {
@@ -1471,7 +1535,10 @@ u32 bbr2_undo_cwnd(struct sock *sk)
 	bbr->loss_in_round = 0;
 	if (!bbr2_param(UNDO))
 		return tcp_snd_cwnd(tp);
-	bbr2_reset_lower_bounds(bbr);
+	if (!bbr->undo_bw_lo_set)
+		bbr->bw_lo = ~0U;
+	if (!bbr->undo_inflight_lo_set)
+		bbr->inflight_lo = ~0U;
 	bbr->inflight_hi = max(bbr->inflight_hi, bbr->undo_inflight_hi);
 	return max(bbr->prior_cwnd, tcp_snd_cwnd(tp));
 }
@@ -1482,6 +1549,12 @@ void bbr2_set_state(struct sock *sk, u8 new_state)
 	struct bbr2 *bbr = inet_csk_ca(sk);
 
 	if (new_state == TCP_CA_Loss) {
+		/*
+		 * The RTO has marked the flight lost, and no ACK will report
+		 * those losses: they make this round a loss round.
+		 */
+		if (tp->lost != bbr->loss_round_lost)
+			bbr2_note_loss(sk, tp->lost - bbr->loss_round_lost);
 		bbr->prev_ca_state = TCP_CA_Loss;
 		/* An RTO may have moved us to a new path: re-learn the bw. */
 		bbr2_reset_full_bw(bbr);
@@ -1491,6 +1564,15 @@ void bbr2_set_state(struct sock *sk, u8 new_state)
 			bbr->inflight_lo = bbr2_is_v2() ? bbr->prior_cwnd :
 					   max(tcp_snd_cwnd(tp),
 					       bbr->prior_cwnd);
+	} else if (new_state == TCP_CA_CWR && !bbr->ece_pending) {
+		/*
+		 * CWR without an ECE on this ACK: a tail-loss probe repaired
+		 * a loss that was never marked (tcp_process_tlp_ack()), as
+		 * v3's TLP-recovery event says.  It makes a loss round; v3
+		 * also judges it against inflight_latest + 1 when probing,
+		 * which one loss exceeds only below 50 packets.
+		 */
+		bbr2_note_loss(sk, 0);
 	} else if (bbr->prev_ca_state == TCP_CA_Loss) {
 		/* Leaving RTO recovery: restore cwnd; the model bounds it. */
 		tcp_snd_cwnd_set(tp, max(tcp_snd_cwnd(tp), bbr->prior_cwnd));

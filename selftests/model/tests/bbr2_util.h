@@ -29,4 +29,22 @@ static inline int bbr2_set_param(const char *name, const char *val)
 	return shim_param_set("tcp_bbr2", name, val);
 }
 
+/*
+ * Feeds a crafted rate sample to the socket's CC between two of the
+ * simulator's ACKs, as tcp_ack() would (nothing for a CC without
+ * cong_control, such as the broken-reno fixture).
+ */
+static inline void bbr2_feed_sample(struct sock *sk, const struct rate_sample *rs)
+{
+	const struct tcp_congestion_ops *ops = inet_csk(sk)->icsk_ca_ops;
+
+	if (!ops->cong_control)
+		return;
+#ifdef SHIM_CONG_CONTROL_HAS_ACK_FLAG
+	ops->cong_control(sk, tcp_sk(sk)->snd_una, 0, rs);
+#else
+	ops->cong_control(sk, rs);
+#endif
+}
+
 #endif
