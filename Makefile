@@ -9,7 +9,8 @@
 #   make check               userspace model tests only (seconds, no root)
 #   make selftest            behavioural tests on this host (root, a kernel
 #                            that loads modules: a real DTN)
-#   make vm-selftest         the same tests inside a QEMU VM
+#   make vm-selftest         the same tests inside a QEMU VM (KVER=7: on
+#                            Debian sid's newest 7.x, selftests/vm/sid-kernel.sh)
 #   make demo                set up, build, boot the VM, load bbr2, run a
 #                            short flow and show its ss -ti state
 #   make install/uninstall   install the module without DKMS

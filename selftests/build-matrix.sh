@@ -15,6 +15,9 @@
 #
 #   build-matrix.sh [SERIES...]     default: all four
 #
+# KEEP_KO=DIR keeps each module that built cleanly as DIR/<kernel>/tcp_bbr2.ko
+# (vm/sid-kernel.sh boots sid's 7.x kernel with it).
+#
 # Needs root for the sid chroot (debootstrap, chroot); without root the 7.x
 # build is skipped.  Prints one line per kernel and a table; exit code 0
 # only if every build that ran is clean.
@@ -29,7 +32,8 @@ MIRROR=${MIRROR:-http://deb.debian.org/debian}
 source "$SELFTESTS/vm/kernels.conf"
 SERIES=${*:-5.10 6.1 6.12 7}
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/bbr2-matrix.XXXXXX")
-trap 'rm -rf "$WORK"' EXIT
+built=$WORK	# the tree being built (in the sid chroot for 7.x)
+trap 'rm -rf "$WORK" "$built"' EXIT
 
 log() { echo "build-matrix: $*" >&2; }
 
@@ -119,6 +123,13 @@ build_in() {	# build_in LOG DIR MAKE-ARGS...: DIR is where the copy goes
 	"$@" >"$log" 2>&1
 }
 
+# keep_ko DIR KERNEL: copy the module built in DIR to $KEEP_KO/KERNEL/
+keep_ko() {
+	[ -n "${KEEP_KO:-}" ] || return 0
+	mkdir -p "$KEEP_KO/$2" && cp "$1/tcp_bbr2.ko" "$KEEP_KO/$2/tcp_bbr2.ko" &&
+		log "kept $KEEP_KO/$2/tcp_bbr2.ko"
+}
+
 declare -a table
 failed=0
 row() {	# row SERIES KERNEL RESULT SECONDS LOG
@@ -131,7 +142,7 @@ row() {	# row SERIES KERNEL RESULT SECONDS LOG
 for series in $SERIES; do
 	start=$(date +%s)
 	logf=$WORK/$series.log
-	kernel=- rc=1
+	kernel=- rc=1 built=$WORK/src-$series
 	case $series in
 	5.10)
 		if kdir=$(kdir_510); then
@@ -161,12 +172,14 @@ for series in $SERIES; do
 		if root=$(sid_root); then
 			kdir=$(find "$root/usr/src" -maxdepth 1 -name 'linux-headers-7.*-amd64' | sort -V | tail -n 1)
 			kernel=${kdir##*/linux-headers-}
+			# a directory of this run's own: two runs may share the chroot
+			built=$root/build/tcp_bbr2-$$
 			# objtool reads /proc: mount it in a private mount
 			# namespace, which takes the mount away when it ends
-			build_in "$logf" "$root/build/tcp_bbr2" \
+			build_in "$logf" "$built" \
 				unshare --mount --propagation private chroot "$root" \
 				sh -c 'mount -t proc proc /proc && exec "$@"' sh \
-				make -C /build/tcp_bbr2 KDIR="${kdir#"$root"}" W=1 V=1
+				make -C "/build/tcp_bbr2-$$" KDIR="${kdir#"$root"}" W=1 V=1
 			rc=$?
 		fi
 		;;
@@ -183,7 +196,10 @@ for series in $SERIES; do
 	if [ $result != ok ]; then
 		failed=$((failed + 1))
 		[ -s "$logf" ] && tail -n 30 "$logf" | sed 's/^/   | /' >&2
+	else
+		keep_ko "$built" "$kernel" || result=FAIL failed=$((failed + 1))
 	fi
+	[ "$series" = 7 ] && rm -rf "$built"
 	row "$series" "$kernel" "$result" $(( $(date +%s) - start )) "$logf"
 done
 

@@ -15,6 +15,8 @@
 #   fetch-kernel-source.sh the reference kernel source absent, on a machine
 #                          without package lists; then unreachable
 #   build-matrix.sh 7      the sid chroot absent; then debootstrap missing
+#   vm/sid-kernel.sh       sid's 7.x kernel absent from the cache (vm-run -k 7
+#                          must say so); fetched; then dropped by sid
 #
 # Each case runs in a private mount namespace whose /boot, /usr/lib/modules
 # and /usr/local/bin are empty, with a private HOME and cache, and with
@@ -152,9 +154,29 @@ case "$1 $2" in
 	esac ;;
 "apt-get clean") ;;
 "apt-cache pkgnames")
-	printf 'linux-headers-7.1.4+deb14-amd64\nlinux-headers-7.2.13+deb14-amd64\nlinux-headers-7.2.13+deb14-common\n' ;;
+	printf 'linux-headers-7.1.4+deb14-amd64\nlinux-headers-7.2.13+deb14-amd64\nlinux-headers-7.2.13+deb14-common\n'
+	# sid moved on: a newer ABI, and the old one's files gone from the pool
+	[ -e "$FAKE/sid-moved" ] && echo linux-headers-7.3.1+deb14-amd64
+	: ;;
+"apt-cache show")
+	# from 7.x sid ships the unsigned image as linux-binary-unsigned-ABI
+	[[ $3 == linux-binary-unsigned-7.* ]] ;;
 "sh -c")
-	echo "  CC [M]  /build/tcp_bbr2/src/bbr2_model.o" ;;
+	case $3 in
+	*download*)	# sh -c SCRIPT sh DIR PKG...: apt-get download into DIR
+		dir=$root$5
+		shift 5
+		for p in "$@"; do
+			if [ -e "$FAKE/sid-moved" ] && [[ $p == *7.2.13* ]]; then
+				echo "E: Failed to fetch $p  404  Not Found" >&2
+				exit 100
+			fi
+			cp "$FAKE/../kernel-debs/$p.deb" "$dir/${p}_1_amd64.deb" || exit 100
+		done ;;
+	*)	# the module build: sh -c SCRIPT sh make -C DIR ...
+		echo "  CC [M]  /build/tcp_bbr2/src/bbr2_model.o"
+		[ "$5 $6" = "make -C" ] && touch "$root$7/tcp_bbr2.ko" ;;
+	esac ;;
 *)
 	echo "chroot stub: unexpected $*" >&2
 	exit 1 ;;
@@ -172,6 +194,27 @@ for f in net/ipv4/tcp_bbr.c net/ipv4/tcp_cubic.c scripts/checkpatch.pl \
 done
 tar -cJf "$WORK/srcpkg/usr/src/linux-source-6.1.tar.xz" -C "$WORK/tree" linux-source-6.1
 dpkg-deb -Zgzip --build "$WORK/srcpkg" "$WORK/linux-source.deb" >/dev/null
+# sid's 7.x kernel as three packages (image, modules, base files), with a
+# module file depmod can index
+mkdir -p "$WORK/kernel-debs"
+for abi in 7.2.13+deb14-amd64 7.3.1+deb14-amd64; do
+	for pkg in linux-binary-unsigned linux-modules linux-base; do
+		d=$WORK/kpkg/$pkg-$abi
+		mkdir -p "$d/DEBIAN" "$d/usr/lib/modules/$abi"
+		printf 'Package: %s\nVersion: 1\nArchitecture: amd64\nMaintainer: t <t@t>\nDescription: t\n' \
+			"$pkg-$abi" >"$d/DEBIAN/control"
+		case $pkg in
+		linux-binary-unsigned)
+			echo "Linux version $abi" >"$d/usr/lib/modules/$abi/vmlinuz.unsigned" ;;
+		linux-modules)
+			mkdir -p "$d/usr/lib/modules/$abi/kernel/net/sched"
+			: >"$d/usr/lib/modules/$abi/kernel/net/sched/sch_netem.ko.xz" ;;
+		linux-base)
+			echo kernel/net/sched/sch_netem.ko >"$d/usr/lib/modules/$abi/modules.order" ;;
+		esac
+		dpkg-deb -Zgzip --build "$d" "$WORK/kernel-debs/$pkg-$abi.deb" >/dev/null
+	done
+done
 
 # ---- cases
 nr=0 passed=0 failed=0
@@ -317,6 +360,42 @@ SYSPATH=/usr/bin:/bin run_setup env CACHE="$FAKE/home/cache" "$SELFTESTS/build-m
 mv "$WORK/debootstrap.off" "$STUBS/debootstrap"
 ok "build-matrix 7, debootstrap missing: fails and says so" \
 	bash -c "[ $rc -ne 0 ] && grep -q 'debootstrap missing' '$OUT'"
+
+# 10. sid's 7.x kernel for the VM (vm/sid-kernel.sh, on demand): fetched
+# into the cache, nothing installed on the host
+fresh_machine sid-kernel
+K=$FAKE/home/cache/kernels
+run_setup env CACHE="$FAKE/home/cache" "$SELFTESTS/vm/vm-run" -k 7 true; rc=$?
+ok "vm-run -k 7, not fetched: exits 125 and says to run sid-kernel.sh" \
+	bash -c "[ $rc -eq 125 ] && grep -q 'fetch the kernel with: .*sid-kernel.sh' '$OUT'"
+run_setup env CACHE="$FAKE/home/cache" "$SELFTESTS/vm/sid-kernel.sh"; rc=$?
+ok "sid-kernel, no sid chroot: exits 0, prints the ABI" \
+	bash -c "[ $rc -eq 0 ] && tail -n 1 '$OUT' | grep -qx '7.2.13+deb14-amd64'"
+ok "sid-kernel, no sid chroot: downloads the unsigned image, modules, base files" \
+	grep -qE 'download .* linux-binary-unsigned-7\.2\.13\+deb14-amd64 linux-modules-7\.2\.13\+deb14-amd64 linux-base-7\.2\.13\+deb14-amd64$' "$FAKE/calls"
+ok "sid-kernel: image, indexed modules and module in the cache, kernels/7 points there" \
+	bash -c "[ \"\$(readlink '$K/7')\" = 7.2.13+deb14-amd64 ] &&
+		grep -q 'Linux version' '$K/7/boot/vmlinuz-7.2.13+deb14-amd64' &&
+		grep -q sch_netem '$K/7/usr/lib/modules/7.2.13+deb14-amd64/modules.dep' &&
+		[ -f '$K/7/tcp_bbr2.ko' ]"
+ok "sid-kernel: nothing installed on the host (/boot, /usr/lib/modules empty)" \
+	bash -c "[ -z \"\$(find /boot /usr/lib/modules -mindepth 1)\" ]"
+run_setup env CACHE="$FAKE/home/cache" "$SELFTESTS/vm/vm-run" -k 7 true
+ok "vm-run -k 7, fetched: finds the image and its modules in the cache" \
+	bash -c "! grep -qE 'missing .*(vmlinuz|modules|sid-kernel)' '$OUT' && grep -q 'missing vng' '$OUT'"
+: >"$FAKE/calls"
+run_setup env CACHE="$FAKE/home/cache" "$SELFTESTS/vm/sid-kernel.sh"; rc=$?
+ok "sid-kernel, fetched: rebuilds the module, downloads nothing" \
+	bash -c "[ $rc -eq 0 ] && grep -q 'make -C /build' '$FAKE/calls' && ! grep -q download '$FAKE/calls'"
+fresh_machine sid-kernel-moved
+run_setup env CACHE="$FAKE/home/cache" "$SELFTESTS/build-matrix.sh" 7
+touch "$FAKE/sid-moved"
+run_setup env CACHE="$FAKE/home/cache" "$SELFTESTS/vm/sid-kernel.sh"; rc=$?
+ok "sid-kernel, sid dropped the chroot's ABI: updates, installs the newest headers, fetches that" \
+	bash -c "[ $rc -eq 0 ] && tail -n 1 '$OUT' | grep -qx '7.3.1+deb14-amd64' &&
+		grep -q 'apt-get -q update' '$FAKE/calls' &&
+		grep -q 'install -y --no-install-recommends linux-headers-7.3.1+deb14-amd64' '$FAKE/calls' &&
+		[ \"\$(readlink '$FAKE/home/cache/kernels/7')\" = 7.3.1+deb14-amd64 ]"
 
 echo "1..$nr"
 echo "$passed passed, $failed failed, 0 skipped"

@@ -29,7 +29,8 @@ REPO=$(cd "$SELFTESTS/.." && pwd)
 source "$SELFTESTS/vm/kernels.conf"
 # The behavioural suite's kernels (about 20 minutes each): every kernel of
 # vm/kernels.conf (6.1, and 6.12, which Google's BBRv3 is compared on),
-# KVER alone when one is given, or VM_KERNELS="ABI ...".
+# KVER alone when one is given, or VM_KERNELS="ABI ..."; the word 7 there
+# is Debian sid's newest 7.x kernel (vm/sid-kernel.sh; on demand only).
 VM_KERNELS=${VM_KERNELS:-${KVER:-all}}
 [ "$VM_KERNELS" = all ] && VM_KERNELS=$KERNEL_ABIS
 KVER=${KVER:-${KERNEL_ABIS%% *}}
@@ -144,11 +145,14 @@ add_counts "$RESULTS/packaging.log"
 # vm_table ABI...: one row per test, one column per kernel, from each run's
 # summary.txt (written by run-suite.sh in the guest)
 vm_table() {
-	local abi files=()
+	local abi files=() labels=() cached
 	for abi in "$@"; do
 		files+=("$RESULTS/vm-$abi/summary.txt")
+		# "7" (sid's newest 7.x, vm/sid-kernel.sh) by the ABI it booted
+		cached=$(readlink "${CACHE:-$HOME/.cache/tcp_bbr2}/kernels/$abi" 2>/dev/null) || cached=
+		labels+=("${cached:-$abi}")
 	done
-	awk -v kernels="$*" '
+	awk -v kernels="${labels[*]}" '
 		BEGIN { nk = split(kernels, k, " ") }
 		FNR == 1 { f++ }
 		{ if (!($1 in seen)) { seen[$1] = 1; order[++nt] = $1 }
