@@ -14,9 +14,12 @@ def _add_run_opts(p):
     p.add_argument("--duration", type=int, help="override the jobs' run length, s")
     p.add_argument("--quick", action="store_true",
                    help="the jobs' reduced [quick] variants (VM-sized)")
-    p.add_argument("--where", choices=("auto", "here", "vm"), default="auto",
+    p.add_argument("--where", choices=("auto", "here", "vm", "sim"), default="auto",
                    help="here: this machine (root, loads tcp_bbr2); vm: one "
-                   "QEMU guest boot for all jobs; auto: here if bbr2 is loaded")
+                   "QEMU guest boot for all jobs; sim: the model simulator "
+                   "(selftests/model, any rate); auto: here if bbr2 is loaded")
+    p.add_argument("--nice", type=int, default=0,
+                   help="with --where sim: run the simulator under nice -n N")
     p.add_argument("--kernel", help="VM kernel ABI (default: selftests/vm/kernels.conf)")
     p.add_argument("--module", default=os.path.join(runner.REPO, "tcp_bbr2.ko"),
                    help="tcp_bbr2.ko to insmod when bbr2 is not loaded")
@@ -47,6 +50,15 @@ def cmd_run(args, job_paths):
                for j in job_list)
     runner.log("%d job(s), %d runs, about %d min; results in %s"
                % (len(job_list), n, secs // 60 + 1, out))
+    if where == "sim":
+        from . import sim
+        failed = sim.run_sim(job_list, out, nice=args.nice)
+        if failed:
+            runner.log("%d run(s) failed" % failed)
+        rc = 1 if failed else 0
+        if not args.no_report:
+            rc = cmd_report(argparse.Namespace(dir=out, formats=args.formats)) or rc
+        return rc
     if where == "here":
         failed = runner.run_here(job_list, out, args.module,
                                  capacity=not args.no_capacity_check)
