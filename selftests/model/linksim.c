@@ -32,6 +32,48 @@
  * receive-window limits, TSQ, and fq's own scheduling (an fq qdisc is
  * modelled as internal pacing: the packet leaves at its EDT time).
  *
+ * Frame mode (cfg.frame_segs = N > 0), the unit for 1-100 Gbit/s. At 100
+ * Gbit/s x 200 ms a BDP is 1.65 million packets and a minute is 500 million;
+ * per-packet events (link, arrival, ACK, each a heap operation over a heap
+ * of every packet in flight) cost ~0.5 us each, hours per point. The kernel
+ * itself does not work per packet there: it sends TSO/GSO skbs of up to
+ * 64 KB (tcp_tso_autosize()) and a GRO receiver ACKs coalesced 64 KB
+ * aggregates. Frame mode does the same:
+ *   - the unit of the link, the receiver and the ACK clock is a frame: a
+ *     TSO burst as tcp_tso_autosize() sizes it, capped at N MSS (45: one
+ *     64 KB frame of 1448-byte segments); retransmissions of consecutive
+ *     lost packets go out as one frame; the link serializes a frame in one
+ *     event; the receiver ACKs once per frame (ack_every counts frames)
+ *     with the frame's range as its SACK block;
+ *   - per packet as before: the sender's scoreboard (sacked bits, transmit
+ *     time, tcp_rate.c's fields), RACK, packets_out/lost_out/retrans_out,
+ *     cwnd and every CC call see packets; random loss is a Bernoulli trial
+ *     per packet that splits its frame around the lost packet; drop-tail
+ *     counts packets (or bytes);
+ *   - data structures: arrivals and ACKs are constant-delay streams, so each
+ *     flow has a FIFO per direction with only its head in the event heap
+ *     (the heap holds ~tens of events, not every frame in flight), and the
+ *     RTO keeps one event in the heap (a later re-arm moves its deadline).
+ *     The scoreboard stays a ring indexed by packet (56 bytes per packet in
+ *     flight, ~100-400 MB at 100 Gbit/s x 200 ms): every operation on it is
+ *     O(1) per packet it covers, so a point costs ~40 ns per packet plus
+ *     ~1 us per frame: 60 s at 100 Gbit/s x 200 ms in 20-30 s of CPU.
+ * What frame mode costs in fidelity (and the per-packet mode does not):
+ *   - the ACK clock: the CC sees one ACK per frame, acked_sacked up to N,
+ *     not one per 1-2 packets: right for a GRO receiver at 10-100 Gbit/s,
+ *     coarser than a VM without GRO at 50 Mbit/s (where TSO autosizing
+ *     makes frames of only 2-5 packets);
+ *   - store and forward per frame: a frame's packets arrive together when
+ *     its last one is serialized, so the first is late by (n - 1) packet
+ *     times (a 64 KB frame: 5 us at 100 Gbit/s, 0.5 ms at 1 Gbit/s);
+ *   - the queue: the frame in service is not counted (up to N - 1 packets),
+ *     a frame reaching an idle link enters service whole, flows interleave
+ *     at the bottleneck frame by frame (as fq sends TSO skbs), a full buffer
+ *     drops a frame's tail, and a CE mark covers a whole frame.
+ * tests/test_linksim_frame_mode_keeps_packet_semantics.c checks the
+ * per-packet parts; tools/jobs/sim/sim-validation.toml compares frame mode
+ * with the kernel in the VM (tools/README.md, "Simulator validation").
+ *
  * Sequence numbers: packet index i carries bytes [isn+1+i*mss, +mss) so the
  * CC sees real, wrapping u32 snd_una/snd_nxt; internally 64-bit indices.
  * Time: nanoseconds. The kernel clock is boot_ns + simulated time; by

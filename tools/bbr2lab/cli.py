@@ -20,6 +20,11 @@ def _add_run_opts(p):
                    "(selftests/model, any rate); auto: here if bbr2 is loaded")
     p.add_argument("--nice", type=int, default=0,
                    help="with --where sim: run the simulator under nice -n N")
+    p.add_argument("--frame", type=int,
+                   help="with --where sim: frame size in MSS (default 45, a 64 KB "
+                   "GSO frame; 0: the per-packet mode)")
+    p.add_argument("--ack-every", type=int,
+                   help="with --where sim: ACK every N frames (packets); default 1")
     p.add_argument("--kernel", help="VM kernel ABI (default: selftests/vm/kernels.conf)")
     p.add_argument("--module", default=os.path.join(runner.REPO, "tcp_bbr2.ko"),
                    help="tcp_bbr2.ko to insmod when bbr2 is not loaded")
@@ -52,6 +57,11 @@ def cmd_run(args, job_paths):
                % (len(job_list), n, secs // 60 + 1, out))
     if where == "sim":
         from . import sim
+        for j in job_list:
+            if args.frame is not None:
+                j["meta"]["frame"] = args.frame
+            if args.ack_every is not None:
+                j["meta"]["ack_every"] = args.ack_every
         failed = sim.run_sim(job_list, out, nice=args.nice)
         if failed:
             runner.log("%d run(s) failed" % failed)
@@ -89,6 +99,10 @@ def main(argv=None):
     p = sub.add_parser("report", help="summary tables and plots from raw data")
     p.add_argument("dir", help="a results directory of bbr2-lab run")
     p.add_argument("--formats", default="png,svg")
+    p = sub.add_parser("compare", help="per point and flow group: a reference "
+                       "run's (the VM's) spread beside other runs' means")
+    p.add_argument("ref", help="results directory of the reference (VM) run")
+    p.add_argument("others", nargs="+", help="results directories to compare (sim runs)")
     p = sub.add_parser("list", help="the points a job file declares")
     p.add_argument("jobs", nargs="+")
     p.add_argument("--quick", action="store_true")
@@ -100,6 +114,10 @@ def main(argv=None):
             return cmd_run(args, runner.shipped_jobs())
         if args.cmd == "report":
             return cmd_report(args)
+        if args.cmd == "compare":
+            from . import report
+            print(report.compare(args.ref, args.others))
+            return 0
         for path in args.jobs:
             job = jobs.load(path, quick=args.quick)
             m = job["meta"]

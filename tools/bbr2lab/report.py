@@ -276,3 +276,88 @@ def write_report(rdir, formats=("png", "svg"), plots=True):
     with open(os.path.join(rdir, "summary.md"), "w") as f:
         f.write(text + "\n")
     return text
+
+
+# --------------------------------------------------------------- compare ---
+
+COMPARE_METRICS = (("mbps", "goodput Mbit/s", 0.02, 0.0),
+                   ("retrans_pct", "retrans %", 0.0, 0.1),
+                   ("qdelay", "queueing delay ms", 0.0, 2.0))
+
+
+def _per_iteration(its, groups):
+    """Per flow group: lists over iterations of goodput (Mbit/s, summed over
+    the group's flows), retransmit % and median queueing delay (ms, ss RTT
+    samples minus the group's base RTT)."""
+    out = {}
+    for it in its:
+        by = {}
+        for fl in it["flows"]:
+            d = by.setdefault(fl["group"], {"mbps": 0.0, "retrans": 0, "segs": 0.0})
+            d["mbps"] += fl["mbps"]
+            d["retrans"] += fl["retrans"]
+            d["segs"] += fl["segs"]
+        rtts = {}
+        for r in it["ss"]:
+            rtts.setdefault(r["group"], []).append(r["rtt"])
+        for name, d in by.items():
+            o = out.setdefault(name, {"mbps": [], "retrans_pct": [], "rtt": []})
+            o["mbps"].append(d["mbps"])
+            o["retrans_pct"].append(100.0 * d["retrans"] / d["segs"] if d["segs"] else 0.0)
+            o["rtt"].append(stats.percentile(rtts.get(name, []), 50))
+    return out
+
+
+def compare(ref_dir, other_dirs):
+    """Markdown: per job, point and flow group, the reference runs' (the VM's)
+    mean and min-max beside each other directory's mean; a value is "in"
+    the spread if within [min, max] widened by the range itself and a floor
+    (2 % of goodput, 0.1 point of retransmits, 2 ms of delay), else "OUT"."""
+    lines = []
+    for jpath in sorted(glob.glob(os.path.join(ref_dir, "*", "job.json"))):
+        jname = os.path.basename(os.path.dirname(jpath))
+        with open(jpath) as f:
+            job = json.load(f)
+        heads = ["point", "flows", "metric", "kernel mean [min-max]"]
+        heads += [os.path.basename(os.path.normpath(d)) for d in other_dirs]
+        lines += ["## %s" % jname, "", "| " + " | ".join(heads) + " |",
+                  "|" + "|".join("---" for _ in heads) + "|"]
+        outside = 0
+        for pt in job["points"]:
+            cfg = pt["config"]
+            groups = cfg["groups"]
+            names = stats.group_names(groups)
+            base = {n: cfg["rtt"] + g.get("extra_rtt", 0) for n, g in zip(names, groups)}
+            ref = _per_iteration(stats.load_point(os.path.join(ref_dir, jname, pt["id"]),
+                                                  groups), groups)
+            others = [_per_iteration(stats.load_point(os.path.join(d, jname, pt["id"]),
+                                                      groups), groups) for d in other_dirs]
+            for name in names:
+                if name not in ref:
+                    continue
+                for key, label, rel, floor in COMPARE_METRICS:
+                    src = "rtt" if key == "qdelay" else key
+                    vals = [v - base[name] if key == "qdelay" else v
+                            for v in ref[name][src] if not math.isnan(v)]
+                    if not vals:
+                        continue
+                    lo, hi, m = min(vals), max(vals), mean_(vals)
+                    slack = (hi - lo) + max(rel * abs(m), floor)
+                    cells = [pt["id"], name, label, "%.2f [%.2f-%.2f]" % (m, lo, hi)]
+                    for o in others:
+                        ov = [v - base[name] if key == "qdelay" else v
+                              for v in o.get(name, {}).get(src, []) if not math.isnan(v)]
+                        if not ov:
+                            cells.append("-")
+                            continue
+                        om = mean_(ov)
+                        ok = lo - slack <= om <= hi + slack
+                        outside += not ok
+                        cells.append("%.2f %s" % (om, "in" if ok else "**OUT**"))
+                    lines.append("| " + " | ".join(cells) + " |")
+        lines += ["", "%d value(s) outside the kernel's spread." % outside, ""]
+    return "\n".join(lines)
+
+
+def mean_(xs):
+    return sum(xs) / len(xs)

@@ -60,7 +60,8 @@ def sim_args(cfg, meta, seed):
             "loss=%g" % cfg["loss"], "mix=%s" % cfg["mix"].replace(" ", ""),
             "dur=%g" % meta["duration"], "ts=%g" % meta["ss_interval"],
             "skip=%g" % min(meta.get("skip", 10), meta["duration"]),
-            "frame=%d" % meta.get("frame", DEFAULT_FRAME), "seed=%d" % seed]
+            "frame=%d" % meta.get("frame", DEFAULT_FRAME),
+            "ack_every=%d" % meta.get("ack_every", 1), "seed=%d" % seed]
     if cfg.get("buffer_bytes"):
         args.append("buf_bytes=%d" % int(float(cfg["buffer_bytes"])))
     else:
