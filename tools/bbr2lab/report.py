@@ -170,6 +170,94 @@ def plot_bars(points, xkey, title):
     return fig
 
 
+def _panel_key(cfg):
+    return (cfg["rate"], cfg["rtt"])
+
+
+def _rate_label(mbit):
+    return "%g Gbit/s" % (mbit / 1000.0) if mbit >= 1000 else "%g Mbit/s" % mbit
+
+
+def plot_loss_grid(points, title):
+    """One panel per (rate, RTT): goodput as a fraction of the link vs
+    random loss, a colour per flow group and a line style per buffer (the
+    DTN table at a glance)."""
+    panels = sorted({_panel_key(pt["config"]) for pt, _, _ in points})
+    ncol = 2 if len(panels) > 1 else 1
+    nrow = (len(panels) + ncol - 1) // ncol
+    fig, axes = plt.subplots(nrow, ncol, figsize=(5 * ncol, 3.4 * nrow), squeeze=False,
+                             sharey=True)
+    styles = ["-", "--", ":", "-."]
+    bufs = sorted({jobs_buffer(pt["config"]) for pt, _, _ in points})
+    colors = {}
+    for i, key in enumerate(panels):
+        ax = axes[i // ncol][i % ncol]
+        lines = {}
+        for pt, _, rows in points:
+            cfg = pt["config"]
+            if _panel_key(cfg) != key:
+                continue
+            for r in rows:
+                if r["cc"] == "all":
+                    continue
+                lines.setdefault((r["cc"], jobs_buffer(cfg)), []).append(
+                    (max(float(cfg["loss"]), 1e-4), r["mbps_mean"] / cfg["rate"]))
+        for (cc, buf), pts in sorted(lines.items()):
+            pts.sort()
+            c = colors.setdefault(cc, "C%d" % len(colors))
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", ms=3, lw=1,
+                    color=c, ls=styles[bufs.index(buf) % len(styles)],
+                    label="%s, %g BDP" % (cc, buf))
+        ax.set_xscale("log")
+        ax.set_title("%s x %g ms" % (_rate_label(key[0]), key[1]), fontsize=9)
+        ax.set_xlabel("random loss (%; 0 drawn at 0.0001)")
+        ax.set_ylim(0, 1.02)
+        ax.grid(alpha=0.3)
+        if i % ncol == 0:
+            ax.set_ylabel("goodput / link rate")
+    axes[0][0].legend(fontsize=6, ncol=2)
+    fig.suptitle(title, fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def jobs_buffer(cfg):
+    from . import jobs
+    return round(jobs.buffer_bdp(cfg), 3)
+
+
+def pivot_loss_tables(points):
+    """Markdown: per (rate, RTT), rows buffer x loss, a column per flow
+    group: goodput in Gbit/s, retransmit %, and the median queueing delay
+    (ss RTT p50 minus the base RTT)."""
+    out = []
+    for key in sorted({_panel_key(pt["config"]) for pt, _, _ in points}):
+        ccs, cells, rows_order = [], {}, []
+        for pt, _, rows in points:
+            cfg = pt["config"]
+            if _panel_key(cfg) != key:
+                continue
+            rk = (jobs_buffer(cfg), float(cfg["loss"]))
+            if rk not in rows_order:
+                rows_order.append(rk)
+            for r in rows:
+                if r["cc"] == "all":
+                    continue
+                if r["cc"] not in ccs:
+                    ccs.append(r["cc"])
+                cells[rk, r["cc"]] = "%.2f / %.2f %% / %+.1f ms" % (
+                    r["mbps_mean"] / 1000.0, r["retrans_pct"], r["rtt_p50"] - cfg["rtt"])
+        out += ["%s x %g ms: goodput Gbit/s / retransmits / median queueing delay"
+                % (_rate_label(key[0]), key[1]), "",
+                "| buffer BDP | loss % | " + " | ".join(ccs) + " |",
+                "|---|---|" + "|".join("---" for _ in ccs) + "|"]
+        for rk in sorted(rows_order):
+            out.append("| %g | %g | " % rk + " | ".join(cells.get((rk, c), "-") for c in ccs)
+                       + " |")
+        out.append("")
+    return "\n".join(out)
+
+
 def plot_rtt_cdf(points, title):
     """CDF of the smoothed RTT samples, per flow group (per point when
     there are few points, pooled by CC label otherwise)."""
@@ -215,6 +303,8 @@ def job_figures(job, points):
                 points, xkey if kind == "buffer_bars" else None, title)))
         elif kind == "rtt_cdf":
             figs.append(("rtt-cdf", plot_rtt_cdf(points, title)))
+        elif kind == "loss_grid":
+            figs.append(("loss-grid", plot_loss_grid(points, title)))
     return figs
 
 
@@ -260,6 +350,8 @@ def write_report(rdir, formats=("png", "svg"), plots=True):
                "receiver goodput, RTT from ss samples every %g s." % (
                    len(points), m["iterations"], m["duration"], m["ss_interval"]), "",
                markdown_table(rows), ""]
+        if job.get("report", {}).get("pivot") == "loss":
+            md += [pivot_loss_tables(points), ""]
         for name, fig in (job_figures(job, points) if plots else []):
             paths = _save(fig, os.path.join(pdir, "%s-%s" % (job["name"], name)), formats)
             plt.close(fig)
