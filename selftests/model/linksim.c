@@ -158,7 +158,8 @@ struct ev {
 
 /* Frame mode: a flow's packets reach the receiver, and its ACKs the sender,
  * after a constant delay, so each stream of events is already in time
- * order: a FIFO per flow and direction, with only its head in the heap. */
+ * order: a FIFO per flow and direction, with only its head in the heap.
+ */
 struct evfifo {
 	struct ev *buf;
 	u32 head, len, cap;
@@ -198,7 +199,8 @@ struct lflow {
 	u64 send_at_ns;
 	bool rto_armed;
 	/* frame mode: one RTO event in the heap at a time (a re-arm to a later
-	 * time moves rto_deadline; the early event re-queues itself) */
+	 * time moves rto_deadline; the early event re-queues itself)
+	 */
 	bool rto_ev_pending;
 	u64 rto_ev_ns, rto_deadline_ns;
 	struct evfifo fifo[2];	/* frame mode: EV_RCV, EV_ACK */
@@ -546,7 +548,8 @@ static void link_admit_frame(struct linksim *sim, struct lpkt *p)
 }
 
 /* Frame mode: random loss stays a Bernoulli trial per packet; a frame is
- * split around its lost packets (GSO segments are lost one by one). */
+ * split around its lost packets (GSO segments are lost one by one).
+ */
 static void link_enqueue_frame(struct linksim *sim, struct lpkt *p)
 {
 	struct lflow *f = sim->flows[p->flow];
@@ -1382,7 +1385,8 @@ static u32 tso_segs(struct lflow *f)
 }
 
 /* The sender's side of one (re)transmission of packet idx; its ECN marks
- * go into w (the packet, or the first packet of a frame). */
+ * go into w (the packet, or the first packet of a frame).
+ */
 static void xmit_book(struct linksim *sim, struct lflow *f, u64 idx, bool rexmit,
 		      struct lpkt *w)
 {
@@ -1466,7 +1470,8 @@ static u32 frame_max_segs(struct linksim *sim, struct lflow *f)
 }
 
 /* Frame mode tcp_xmit_retransmit_queue(): a run of consecutive lost packets
- * goes out as one frame (a retransmitted skb of several segments). */
+ * goes out as one frame (a retransmitted skb of several segments).
+ */
 static void xmit_retransmit_queue_frames(struct linksim *sim, struct lflow *f)
 {
 	struct tcp_sock *tp = &f->tp;
@@ -1831,7 +1836,8 @@ static void rcv_ack(struct linksim *sim, struct lflow *f, const struct ack_msg *
 	}
 
 	/* SACK (tcp_sacktag_write_queue / tcp_sacktag_one), packet by packet
-	 * over the block [sack, sack_end) */
+	 * over the block [sack, sack_end)
+	 */
 	for (idx = a->sack == NOIDX ? NOIDX : max(a->sack, a->cum);
 	     idx != NOIDX && idx < a->sack_end && idx < f->nxt; idx++) {
 		struct txpkt *p = txp(f, idx);

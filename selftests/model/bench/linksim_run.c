@@ -54,12 +54,12 @@ static u64 parse_si(const char *s, u64 unit)
 	char *end;
 	double v = strtod(s, &end);
 
-	switch (*end) {
-	case 'k': case 'K': v *= unit; break;
-	case 'M': v *= (double)unit * unit; break;
-	case 'G': v *= (double)unit * unit * unit; break;
-	default: break;
-	}
+	if (*end == 'k' || *end == 'K')
+		v *= unit;
+	else if (*end == 'M')
+		v *= (double)unit * unit;
+	else if (*end == 'G')
+		v *= (double)unit * unit * unit;
 	return (u64)(v + 0.5);
 }
 
