@@ -221,6 +221,61 @@ def plot_loss_grid(points, title):
     return fig
 
 
+def plot_mix_panels(points, xkey, title):
+    """One panel per mix: each flow group's throughput (bars) against the
+    swept xkey (e.g. the buffer), retransmit % above each bar; the
+    ESnet buffer table, where the same CC label recurs across mixes."""
+    mixes = []
+    for pt, _, _ in points:
+        if pt["config"]["mix"] not in mixes:
+            mixes.append(pt["config"]["mix"])
+    ncol = 2 if len(mixes) > 1 else 1
+    nrow = (len(mixes) + ncol - 1) // ncol
+    fig, axes = plt.subplots(nrow, ncol, figsize=(5.5 * ncol, 3.2 * nrow), squeeze=False,
+                             sharey=True)
+    for i, mix in enumerate(mixes):
+        ax = axes[i // ncol][i % ncol]
+        xs, ccs, val = [], [], {}
+        for pt, _, rows in points:
+            if pt["config"]["mix"] != mix:
+                continue
+            x = pt["swept"].get(xkey, pt["id"])
+            if xkey == "buffer_bytes":
+                x = "%g MB" % (float(x) / 1e6)
+            if x not in xs:
+                xs.append(x)
+            for r in rows:
+                if r["cc"] == "all":
+                    continue
+                if r["cc"] not in ccs:
+                    ccs.append(r["cc"])
+                val[x, r["cc"]] = r
+        width = 0.8 / max(len(ccs), 1)
+        for j, cc in enumerate(ccs):
+            idx = [k for k, x in enumerate(xs) if (x, cc) in val]
+            rs = [val[xs[k], cc] for k in idx]
+            bars = ax.bar([k - 0.4 + width * (j + 0.5) for k in idx],
+                          [r["mbps_mean"] / 1000.0 for r in rs], width, label=cc,
+                          color=PLOT_COLORS.get(cc))
+            for b, r in zip(bars, rs):
+                ax.annotate("%.1f%%" % r["retrans_pct"], (b.get_x() + b.get_width() / 2,
+                            b.get_height()), ha="center", va="bottom", fontsize=5)
+        ax.set_xticks(range(len(xs)))
+        ax.set_xticklabels(xs, fontsize=7)
+        ax.set_title(mix, fontsize=8)
+        ax.legend(fontsize=6)
+        if i % ncol == 0:
+            ax.set_ylabel("Gbit/s (labels: retransmit %)")
+    for k in range(len(mixes), nrow * ncol):
+        axes[k // ncol][k % ncol].axis("off")
+    fig.suptitle(title, fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+PLOT_COLORS = {"bbr2": "C0", "bbr2v2": "C2", "bbr2v3": "C0", "bbr": "C1", "cubic": "C3"}
+
+
 def jobs_buffer(cfg):
     from . import jobs
     return round(jobs.buffer_bdp(cfg), 3)
@@ -303,6 +358,8 @@ def job_figures(job, points):
                 points, xkey if kind == "buffer_bars" else None, title)))
         elif kind == "rtt_cdf":
             figs.append(("rtt-cdf", plot_rtt_cdf(points, title)))
+        elif kind == "mix_panels":
+            figs.append(("mix-panels", plot_mix_panels(points, xkey, title)))
         elif kind == "loss_grid":
             figs.append(("loss-grid", plot_loss_grid(points, title)))
     return figs
