@@ -102,7 +102,10 @@ def main(argv=None):
     p = sub.add_parser("compare", help="per point and flow group: a reference "
                        "run's (the VM's) spread beside other runs' means")
     p.add_argument("ref", help="results directory of the reference (VM) run")
-    p.add_argument("others", nargs="+", help="results directories to compare (sim runs)")
+    p.add_argument("others", nargs="*", help="results directories to compare (sim runs)")
+    p.add_argument("--c-table", action="store_true",
+                   help="print the reference's 50 Mbit/s x 40 ms points as the C table of "
+                   "selftests/model/tests/vm_results.h")
     p = sub.add_parser("list", help="the points a job file declares")
     p.add_argument("jobs", nargs="+")
     p.add_argument("--quick", action="store_true")
@@ -116,7 +119,10 @@ def main(argv=None):
             return cmd_report(args)
         if args.cmd == "compare":
             from . import report
-            print(report.compare(args.ref, args.others))
+            if args.c_table:
+                print(report.vm_c_table(args.ref))
+            else:
+                print(report.compare(args.ref, args.others))
             return 0
         for path in args.jobs:
             job = jobs.load(path, quick=args.quick)

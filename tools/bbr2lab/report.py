@@ -313,6 +313,35 @@ def pivot_loss_tables(points):
     return "\n".join(out)
 
 
+def pivot_mix_table(points, xkey):
+    """Markdown: a row per value of xkey (e.g. the buffer), a column per
+    flow group of each mix with more than one group: Gbit/s (retransmit %)."""
+    cols, cells, xs = [], {}, []
+    for pt, _, rows in points:
+        if len(pt["config"]["groups"]) < 2 or xkey not in pt["swept"]:
+            continue
+        x = pt["swept"][xkey]
+        if x not in xs:
+            xs.append(x)
+        for r in rows:
+            if r["cc"] == "all":
+                continue
+            col = "%s: %s" % (pt["config"]["mix"], r["cc"])
+            if col not in cols:
+                cols.append(col)
+            cells[x, col] = "%.2f (%.1f %%)" % (r["mbps_mean"] / 1000.0, r["retrans_pct"])
+    if not cols:
+        return ""
+    label = {"buffer_bytes": "buffer MB", "buffer_bdp": "buffer BDP"}.get(xkey, xkey)
+    conv = (lambda v: "%g" % (float(v) / 1e6)) if xkey == "buffer_bytes" else str
+    out = ["Gbit/s (retransmit %) per flow group, competing flows", "",
+           "| %s | " % label + " | ".join(cols) + " |",
+           "|---|" + "|".join("---" for _ in cols) + "|"]
+    for x in xs:
+        out.append("| %s | " % conv(x) + " | ".join(cells.get((x, c), "-") for c in cols) + " |")
+    return "\n".join(out)
+
+
 def plot_rtt_cdf(points, title):
     """CDF of the smoothed RTT samples, per flow group (per point when
     there are few points, pooled by CC label otherwise)."""
@@ -409,6 +438,8 @@ def write_report(rdir, formats=("png", "svg"), plots=True):
                markdown_table(rows), ""]
         if job.get("report", {}).get("pivot") == "loss":
             md += [pivot_loss_tables(points), ""]
+        elif job.get("report", {}).get("pivot") == "mix":
+            md += [pivot_mix_table(points, job["report"].get("x")), ""]
         for name, fig in (job_figures(job, points) if plots else []):
             paths = _save(fig, os.path.join(pdir, "%s-%s" % (job["name"], name)), formats)
             plt.close(fig)
@@ -510,3 +541,31 @@ def compare(ref_dir, other_dirs):
 
 def mean_(xs):
     return sum(xs) / len(xs)
+
+
+def vm_c_table(ref_dir, job="sim-validation", rate=50, rtt=40):
+    """The C table of selftests/model/tests/vm_results.h: per point of the
+    reference run at rate x rtt with one flow group, the kernel's mean, min
+    and max goodput (Mbit/s, all the group's flows), retransmit % and median
+    queueing delay."""
+    with open(os.path.join(ref_dir, job, "job.json")) as f:
+        jb = json.load(f)
+    lines = []
+    for pt in jb["points"]:
+        cfg = pt["config"]
+        groups = cfg["groups"]
+        if cfg["rate"] != rate or cfg["rtt"] != rtt or len(groups) != 1:
+            continue
+        name = stats.group_names(groups)[0]
+        its = stats.load_point(os.path.join(ref_dir, job, pt["id"]), groups)
+        per = _per_iteration(its, groups).get(name)
+        if not per:
+            continue
+        q = [v - cfg["rtt"] for v in per["rtt"]]
+        trip = []
+        for vals in (per["mbps"], per["retrans_pct"], q):
+            trip.append("{ %.2f, %.2f, %.2f }" % (mean_(vals), min(vals), max(vals)))
+        lines.append('\t{ "%s", %d, %g, %d, %s, { NULL, NULL, NULL } },  /* %d runs */' % (
+            groups[0]["label"], groups[0]["n"], jobs_buffer(cfg),
+            round(float(cfg["loss"]) * 10000), ", ".join(trip), len(per["mbps"])))
+    return "\n".join(lines)
