@@ -30,12 +30,24 @@ def _fmt(v, key):
     return str(v)
 
 
+def _sim_files(pdir, cfg):
+    """A simulator run ships sim.json only (tools/doc/sim-*-raw.tar.xz): make
+    the netns-shaped flows-G.json and ss.csv the statistics read from it."""
+    for sj in glob.glob(os.path.join(pdir, "iter-*", "sim.json")):
+        idir = os.path.dirname(sj)
+        if not os.path.exists(os.path.join(idir, "flows-1.json")):
+            from . import sim
+            with open(sj) as f:
+                sim.write_netns_shaped(json.load(f), cfg, idir)
+
+
 def summarize_job(jdir):
     """(job, [(point, iterations, rows)]) of one job directory."""
     with open(os.path.join(jdir, "job.json")) as f:
         job = json.load(f)
     out = []
     for pt in job["points"]:
+        _sim_files(os.path.join(jdir, pt["id"]), pt["config"])
         its = stats.load_point(os.path.join(jdir, pt["id"]), pt["config"]["groups"])
         rows = stats.summarize_point(its) if its else []
         for r in rows:
