@@ -20,6 +20,10 @@ def _add_run_opts(p):
                    "(selftests/model, any rate); auto: here if bbr2 is loaded")
     p.add_argument("--nice", type=int, default=0,
                    help="with --where sim: run the simulator under nice -n N")
+    p.add_argument("--idle", action="store_true",
+                   help="with --where sim: run the simulator as SCHED_IDLE (only on "
+                   "otherwise idle CPU: QEMU TCG guests on the same host lose "
+                   "throughput even to a nice 19 process)")
     p.add_argument("--frame", type=int,
                    help="with --where sim: frame size in MSS (default 45, a 64 KB "
                    "GSO frame; 0: the per-packet mode)")
@@ -62,7 +66,7 @@ def cmd_run(args, job_paths):
                 j["meta"]["frame"] = args.frame
             if args.ack_every is not None:
                 j["meta"]["ack_every"] = args.ack_every
-        failed = sim.run_sim(job_list, out, nice=args.nice)
+        failed = sim.run_sim(job_list, out, nice=args.nice, idle=args.idle)
         if failed:
             runner.log("%d run(s) failed" % failed)
         rc = 1 if failed else 0

@@ -115,11 +115,16 @@ def write_netns_shaped(doc, cfg, outdir):
                 k += 1
 
 
-def run_point(binary, point, meta, outdir, seed, nice=0):
+def _idle():
+    os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+
+
+def run_point(binary, point, meta, outdir, seed, nice=0, idle=False):
     cfg = point["config"]
     cmd = ([("nice"), "-n", str(nice)] if nice else []) + [binary] + sim_args(cfg, meta, seed)
     t0 = time.time()
-    res = subprocess.run(cmd, capture_output=True, text=True)
+    res = subprocess.run(cmd, capture_output=True, text=True,
+                         preexec_fn=_idle if idle else None)
     with open(os.path.join(outdir, "point.log"), "w") as f:
         f.write(" ".join(cmd) + "\n" + res.stderr)
     rc = res.returncode
@@ -145,7 +150,7 @@ def run_point(binary, point, meta, outdir, seed, nice=0):
     return rc
 
 
-def run_sim(job_list, out, nice=0):
+def run_sim(job_list, out, nice=0, idle=False):
     binary = build()
     total = sum(len(j["points"]) * j["meta"]["iterations"] for j in job_list)
     done, failed, t_start = 0, 0, time.time()
@@ -164,7 +169,7 @@ def run_sim(job_list, out, nice=0):
                 os.makedirs(idir, exist_ok=True)
                 log("[%d/%d] %s %s iter %d (elapsed %ds)" % (
                     done, total, job["name"], point["id"], it, time.time() - t_start))
-                if run_point(binary, point, job["meta"], idir, it, nice) != 0:
+                if run_point(binary, point, job["meta"], idir, it, nice, idle) != 0:
                     failed += 1
                     log("  FAILED, see %s/point.log" % idir)
     return failed
