@@ -4,7 +4,8 @@
  * 50 Mbit/s x 40 ms points of tools/jobs/sim/sim-validation.toml, run with
  *   tools/bbr2-lab run --where vm tools/jobs/sim/sim-validation.toml
  * on 2026-11-23 11:54-12:30 UTC (Debian 6.1.0-50-amd64 in a QEMU TCG guest,
- * tcp_bbr2 of branch issue15-dtn; raw data tools/doc/sim-validation-vm-raw.tar.xz).
+ * tcp_bbr2 with src/ as of 8a7ffcd; raw data
+ * tools/doc/sim-validation-vm-raw.tar.xz).
  * The first iteration of the first nine points ran while a simulator on
  * the host starved the guest (bbr2 got 10 of 50 Mbit/s) and is left out
  * (kept as starved-iter-1 in the raw data). Made by
@@ -21,7 +22,7 @@
 #define GAP_EMULATOR	"the VM carries ~4 % less than the link (cubic too; the capacity check's 4 cubic flows got 92.6 of 100 Mbit/s), the model's link is exact"
 #define GAP_TCG_BURSTS	"TCG fires fq's pacing timers late, so paced flows leave in bursts that queue at tbf (4-6 ms for every BBR flow); the model paces exactly"
 #define GAP_DELACK	"the kernel's receiver ACKs every 2nd segment, at 3 Mbit/s a 4-ms segment time of delayed ACK; frame mode ACKs each frame (per-packet mode with ack_every=2 gives 3.6 ms)"
-#define GAP_V2_LOSS	"not explained: at 1 % random loss the kernel's version=2 gets 28 Mbit/s, the model 38 (frame and per-packet mode alike, so not the frame unit)"
+#define GAP_V2_LOSS	"not explained: at 1 % random loss the kernel's version=2 gets 28 Mbit/s, the model 38-41 (frame and per-packet mode alike, so not the frame unit)"
 #define GAP_V3_RETRANS	"not explained: one v3 flow retransmits 0.29 % in the kernel, 0.03 % in the model (version=2 agrees: 0.32 vs 0.27; both modes alike)"
 #define GAP_V3_4FLOWS	"not explained: 4 v3 flows in 0.25 BDP retransmit 1.1 % in the kernel, 0.67 % in the model (version=2 agrees)"
 #define GAP_V1_4FLOWS	"not explained: 4 BBRv1 flows in 0.25 BDP retransmit 8 % in the kernel, 13 % in the model (both modes alike)"
