@@ -32,6 +32,48 @@
  * receive-window limits, TSQ, and fq's own scheduling (an fq qdisc is
  * modelled as internal pacing: the packet leaves at its EDT time).
  *
+ * Frame mode (cfg.frame_segs = N > 0), the unit for 1-100 Gbit/s. At 100
+ * Gbit/s x 200 ms a BDP is 1.65 million packets and a minute is 500 million;
+ * per-packet events (link, arrival, ACK, each a heap operation over a heap
+ * of every packet in flight) cost ~0.5 us each, hours per point. The kernel
+ * itself does not work per packet there: it sends TSO/GSO skbs of up to
+ * 64 KB (tcp_tso_autosize()) and a GRO receiver ACKs coalesced 64 KB
+ * aggregates. Frame mode does the same:
+ *   - the unit of the link, the receiver and the ACK clock is a frame: a
+ *     TSO burst as tcp_tso_autosize() sizes it, capped at N MSS (45: one
+ *     64 KB frame of 1448-byte segments); retransmissions of consecutive
+ *     lost packets go out as one frame; the link serializes a frame in one
+ *     event; the receiver ACKs once per frame (ack_every counts frames)
+ *     with the frame's range as its SACK block;
+ *   - per packet as before: the sender's scoreboard (sacked bits, transmit
+ *     time, tcp_rate.c's fields), RACK, packets_out/lost_out/retrans_out,
+ *     cwnd and every CC call see packets; random loss is a Bernoulli trial
+ *     per packet that splits its frame around the lost packet; drop-tail
+ *     counts packets (or bytes);
+ *   - data structures: arrivals and ACKs are constant-delay streams, so each
+ *     flow has a FIFO per direction with only its head in the event heap
+ *     (the heap holds ~tens of events, not every frame in flight), and the
+ *     RTO keeps one event in the heap (a later re-arm moves its deadline).
+ *     The scoreboard stays a ring indexed by packet (56 bytes per packet in
+ *     flight, ~100-400 MB at 100 Gbit/s x 200 ms): every operation on it is
+ *     O(1) per packet it covers, so a point costs ~40 ns per packet plus
+ *     ~1 us per frame: 60 s at 100 Gbit/s x 200 ms in 20-30 s of CPU.
+ * What frame mode costs in fidelity (and the per-packet mode does not):
+ *   - the ACK clock: the CC sees one ACK per frame, acked_sacked up to N,
+ *     not one per 1-2 packets: right for a GRO receiver at 10-100 Gbit/s,
+ *     coarser than a VM without GRO at 50 Mbit/s (where TSO autosizing
+ *     makes frames of only 2-5 packets);
+ *   - store and forward per frame: a frame's packets arrive together when
+ *     its last one is serialized, so the first is late by (n - 1) packet
+ *     times (a 64 KB frame: 5 us at 100 Gbit/s, 0.5 ms at 1 Gbit/s);
+ *   - the queue: the frame in service is not counted (up to N - 1 packets),
+ *     a frame reaching an idle link enters service whole, flows interleave
+ *     at the bottleneck frame by frame (as fq sends TSO skbs), a full buffer
+ *     drops a frame's tail, and a CE mark covers a whole frame.
+ * tests/test_linksim_frame_mode_keeps_packet_semantics.c checks the
+ * per-packet parts; tools/jobs/sim/sim-validation.toml compares frame mode
+ * with the kernel in the VM (tools/README.md, "Simulator validation").
+ *
  * Sequence numbers: packet index i carries bytes [isn+1+i*mss, +mss) so the
  * CC sees real, wrapping u32 snd_una/snd_nxt; internally 64-bit indices.
  * Time: nanoseconds. The kernel clock is boot_ns + simulated time; by
@@ -82,11 +124,13 @@
 enum ev_type {
 	EV_START, EV_LINK_DONE, EV_RCV, EV_ACK, EV_RTO, EV_REO, EV_DELACK,
 	EV_SEND, EV_APP, EV_APP_TOGGLE, EV_STOP, EV_TICK,
+	EV_FIFO,	/* frame mode: the head of a flow's RCV or ACK FIFO is due */
 };
 
 struct lpkt {			/* a packet in the network */
 	struct lpkt *next;
-	u64 idx;
+	u64 idx;		/* first packet */
+	u32 n;			/* packets: 1, or up to frame_segs in frame mode */
 	u32 wire;
 	u16 flow;
 	u8 ect, ce, cwr, syn;
@@ -95,6 +139,7 @@ struct lpkt {			/* a packet in the network */
 struct ack_msg {
 	u64 cum;		/* next packet index expected */
 	u64 sack;		/* out-of-order packet just received, or NOIDX */
+	u64 sack_end;		/* ... and the end of its range (frame mode) */
 	u8 ece;
 	u8 synack;
 };
@@ -109,6 +154,15 @@ struct ev {
 		struct ack_msg ack;
 		u32 gen;
 	} u;
+};
+
+/* Frame mode: a flow's packets reach the receiver, and its ACKs the sender,
+ * after a constant delay, so each stream of events is already in time
+ * order: a FIFO per flow and direction, with only its head in the heap.
+ */
+struct evfifo {
+	struct ev *buf;
+	u32 head, len, cap;
 };
 
 struct txpkt {			/* sender's state of one sent packet (skb) */
@@ -144,6 +198,12 @@ struct lflow {
 	bool send_pending;
 	u64 send_at_ns;
 	bool rto_armed;
+	/* frame mode: one RTO event in the heap at a time (a re-arm to a later
+	 * time moves rto_deadline; the early event re-queues itself)
+	 */
+	bool rto_ev_pending;
+	u64 rto_ev_ns, rto_deadline_ns;
+	struct evfifo fifo[2];	/* frame mode: EV_RCV, EV_ACK */
 	u64 app_bytes_left;	/* written but not yet a full packet */
 	u64 app_written;
 
@@ -302,6 +362,36 @@ static void ev_at(struct linksim *sim, u64 t, u32 type, u32 flow, u32 gen)
 	ev_push(sim, e);
 }
 
+/* Frame mode: EV_RCV and EV_ACK go through their flow's FIFO. */
+static void ev_post(struct linksim *sim, struct ev e)
+{
+	struct lflow *f;
+	struct evfifo *q;
+
+	if (!sim->cfg.frame_segs || (e.type != EV_RCV && e.type != EV_ACK)) {
+		ev_push(sim, e);
+		return;
+	}
+	f = sim->flows[e.flow];
+	q = &f->fifo[e.type == EV_ACK];
+	if (q->len == q->cap) {
+		u32 ncap = q->cap ? q->cap * 2 : 256, i;
+		struct ev *n = malloc(ncap * sizeof(*n));
+
+		if (!n)
+			abort();
+		for (i = 0; i < q->len; i++)
+			n[i] = q->buf[(q->head + i) & (q->cap - 1)];
+		free(q->buf);
+		q->buf = n;
+		q->head = 0;
+		q->cap = ncap;
+	}
+	q->buf[(q->head + q->len++) & (q->cap - 1)] = e;
+	if (q->len == 1)
+		ev_at(sim, e.t, EV_FIFO, e.flow, e.type == EV_ACK);
+}
+
 /* ------------------------------------------------------------------ */
 /* packets in the network */
 
@@ -326,6 +416,7 @@ static struct lpkt *pkt_alloc(struct linksim *sim)
 	}
 	sim->free_pkts = p->next;
 	memset(p, 0, sizeof(*p));
+	p->n = 1;
 	return p;
 }
 
@@ -355,7 +446,7 @@ static void link_start(struct linksim *sim)
 	sim->q_head = p->next;
 	if (!sim->q_head)
 		sim->q_tail = NULL;
-	sim->q_len--;
+	sim->q_len -= p->n;
 	sim->q_bytes -= p->wire;
 	sim->in_service = p;
 	bits_ns = (u64)p->wire * 8 * NSEC_PER_SEC + sim->ser_carry;
@@ -406,6 +497,104 @@ static void link_enqueue(struct linksim *sim, struct lpkt *p)
 	link_start(sim);
 }
 
+/*
+ * Frame mode: a frame of p->n packets reaches the bottleneck queue. Drop-tail
+ * admits the packets that fit and drops the frame's tail (a burst arriving
+ * to a full queue loses its last packets); a frame arriving to an idle link
+ * goes straight into service, whole.
+ */
+static void link_admit_frame(struct linksim *sim, struct lpkt *p)
+{
+	struct lflow *f = sim->flows[p->flow];
+	u32 per = sim->cfg.mss + sim->cfg.hdr_bytes, n = p->n, space;
+
+	if (!sim->in_service) {
+		space = n;
+	} else if (sim->cfg.queue_pkts) {
+		space = sim->q_len < sim->cfg.queue_pkts ? sim->cfg.queue_pkts - sim->q_len : 0;
+	} else {
+		u64 room = sim->q_bytes < sim->cfg.queue_bytes ?
+			   sim->cfg.queue_bytes - sim->q_bytes : 0;
+
+		space = (u32)min_t(u64, room / (p->syn ? p->wire : per), n);
+	}
+	if (space < n) {
+		sim->ls.drops_queue += n - space;
+		f->st.pkts_dropped += n - space;
+		if (!space) {
+			pkt_free(sim, p);
+			return;
+		}
+		p->n = space;
+		p->wire = space * per;
+	}
+	if (p->ect && sim->cfg.ecn_k_pkts && sim->q_len >= sim->cfg.ecn_k_pkts) {
+		p->ce = 1;
+		sim->ls.ce_marks += p->n;
+		f->st.pkts_ce += p->n;
+	}
+	queue_account(sim);
+	p->next = NULL;
+	if (sim->q_tail)
+		sim->q_tail->next = p;
+	else
+		sim->q_head = p;
+	sim->q_tail = p;
+	sim->q_len += p->n;
+	sim->q_bytes += p->wire;
+	if (sim->q_len > sim->ls.max_queue_pkts)
+		sim->ls.max_queue_pkts = sim->q_len;
+	link_start(sim);
+}
+
+/* Frame mode: random loss stays a Bernoulli trial per packet; a frame is
+ * split around its lost packets (GSO segments are lost one by one).
+ */
+static void link_enqueue_frame(struct linksim *sim, struct lpkt *p)
+{
+	struct lflow *f = sim->flows[p->flow];
+	u32 per = sim->cfg.mss + sim->cfg.hdr_bytes, i, start = 0;
+
+	if (p->syn || !sim->cfg.loss_ppm) {
+		link_admit_frame(sim, p);
+		return;
+	}
+	for (i = 0; i <= p->n; i++) {
+		struct lpkt *piece;
+
+		if (i < p->n && sim_rand(sim) % 1000000 >= sim->cfg.loss_ppm)
+			continue;
+		if (i == p->n && start == 0) {	/* nothing lost */
+			link_admit_frame(sim, p);
+			return;
+		}
+		if (i > start) {
+			piece = pkt_alloc(sim);
+			piece->idx = p->idx + start;
+			piece->n = i - start;
+			piece->wire = piece->n * per;
+			piece->flow = p->flow;
+			piece->ect = p->ect;
+			piece->cwr = p->cwr && start == 0;
+			link_admit_frame(sim, piece);
+		}
+		if (i < p->n) {
+			sim->ls.drops_random++;
+			f->st.pkts_dropped++;
+		}
+		start = i + 1;
+	}
+	pkt_free(sim, p);
+}
+
+static void link_send(struct linksim *sim, struct lpkt *p)
+{
+	if (sim->cfg.frame_segs)
+		link_enqueue_frame(sim, p);
+	else
+		link_enqueue(sim, p);
+}
+
 static void link_done(struct linksim *sim)
 {
 	struct lpkt *p = sim->in_service;
@@ -416,27 +605,34 @@ static void link_done(struct linksim *sim)
 	e.t = sim->now_ns + sim->flows[p->flow]->fwd_ns;
 	e.flow = p->flow;
 	e.u.pkt = p;
-	ev_push(sim, e);
+	ev_post(sim, e);
 	link_start(sim);
 }
 
 /* ------------------------------------------------------------------ */
 /* receiver */
 
-static void rcv_send_ack(struct linksim *sim, struct lflow *f, u64 sack, bool ece)
+static void rcv_send_ack_range(struct linksim *sim, struct lflow *f, u64 sack,
+			       u64 sack_end, bool ece)
 {
 	struct ev e = { .type = EV_ACK, .flow = f->id };
 
 	e.t = sim->now_ns + f->rev_ns;
 	e.u.ack.cum = f->r_next;
 	e.u.ack.sack = sack;
+	e.u.ack.sack_end = sack_end;
 	e.u.ack.ece = ece;
-	ev_push(sim, e);
+	ev_post(sim, e);
 	f->r_unacked = 0;
 	if (f->r_delack_armed) {
 		f->r_delack_armed = false;
 		f->r_delack_gen++;
 	}
+}
+
+static void rcv_send_ack(struct linksim *sim, struct lflow *f, u64 sack, bool ece)
+{
+	rcv_send_ack_range(sim, f, sack, sack == NOIDX ? NOIDX : sack + 1, ece);
 }
 
 static bool rcv_ece(const struct linksim *sim, const struct lflow *f)
@@ -479,7 +675,7 @@ static void rcv_packet(struct linksim *sim, struct lpkt *p)
 
 		e.t = sim->now_ns + f->rev_ns;
 		e.u.ack.synack = 1;
-		ev_push(sim, e);
+		ev_post(sim, e);
 		pkt_free(sim, p);
 		return;
 	}
@@ -524,6 +720,68 @@ static void rcv_packet(struct linksim *sim, struct lpkt *p)
 	} else {
 		rcv_mark(f, idx);
 		rcv_send_ack(sim, f, idx, rcv_ece(sim, f));
+	}
+	pkt_free(sim, p);
+}
+
+/* Frame mode: a GRO receiver gets frame [idx, idx + n) and ACKs it once. */
+static void rcv_frame(struct linksim *sim, struct lpkt *p)
+{
+	struct lflow *f = sim->flows[p->flow];
+	u64 a = p->idx, b = p->idx + p->n, i;
+	bool ack_now = false;
+
+	if (sim->cfg.ece_mode == LINKSIM_ECE_RFC3168) {
+		if (p->cwr) {
+			f->r_demand_cwr = false;
+			ack_now = true;
+		}
+		if (p->ce) {
+			if (!f->r_demand_cwr)
+				ack_now = true;
+			f->r_demand_cwr = true;
+		}
+	} else if (p->ce != f->r_last_ce) {
+		if (f->r_unacked)
+			rcv_send_ack(sim, f, NOIDX, f->r_last_ce);
+		f->r_last_ce = p->ce;
+	}
+
+	if (b <= f->r_next) {
+		rcv_send_ack(sim, f, NOIDX, rcv_ece(sim, f));	/* duplicate */
+	} else if (a <= f->r_next) {
+		bool filled = false;
+
+		for (i = f->r_next; i < b; i++)
+			if (i - f->r_next <= f->r_ooo_mask)
+				f->r_ooo[i & f->r_ooo_mask] = 0;
+		f->r_next = b;
+		while (rcv_has(f, f->r_next)) {
+			f->r_ooo[f->r_next & f->r_ooo_mask] = 0;
+			f->r_next++;
+			filled = true;
+		}
+		f->r_unacked++;
+		if (filled || ack_now || f->r_unacked >= sim->cfg.ack_every) {
+			rcv_send_ack(sim, f, NOIDX, rcv_ece(sim, f));
+		} else if (!f->r_delack_armed) {
+			f->r_delack_armed = true;
+			ev_at(sim, sim->now_ns + (u64)sim->cfg.delack_us * NSEC_PER_USEC,
+			      EV_DELACK, f->id, ++f->r_delack_gen);
+		}
+	} else {
+		bool news = false;
+
+		for (i = a; i < b; i++) {
+			if (rcv_has(f, i))
+				continue;
+			rcv_mark(f, i);
+			news = true;
+		}
+		if (news)
+			rcv_send_ack_range(sim, f, a, b, rcv_ece(sim, f));
+		else
+			rcv_send_ack(sim, f, NOIDX, rcv_ece(sim, f));
 	}
 	pkt_free(sim, p);
 }
@@ -744,14 +1002,24 @@ static u64 rto_ns(struct lflow *f)
 
 static void rto_arm(struct linksim *sim, struct lflow *f)
 {
+	u64 t = sim->now_ns + rto_ns(f);
+
 	f->rto_armed = true;
-	ev_at(sim, sim->now_ns + rto_ns(f), EV_RTO, f->id, ++f->rto_gen);
+	if (sim->cfg.frame_segs) {
+		f->rto_deadline_ns = t;
+		if (f->rto_ev_pending && f->rto_ev_ns <= t)
+			return;		/* it fires early and re-queues itself */
+		f->rto_ev_pending = true;
+		f->rto_ev_ns = t;
+	}
+	ev_at(sim, t, EV_RTO, f->id, ++f->rto_gen);
 }
 
 static void rto_cancel(struct lflow *f)
 {
 	f->rto_armed = false;
-	f->rto_gen++;
+	if (!f->rto_ev_pending)		/* frame mode: the event must clear it */
+		f->rto_gen++;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1116,13 +1384,15 @@ static u32 tso_segs(struct lflow *f)
 	return min_t(u32, segs, sk->sk_gso_max_segs);
 }
 
-/* Put one (re)transmission of packet idx on the wire. */
-static void xmit_one(struct linksim *sim, struct lflow *f, u64 idx, bool rexmit)
+/* The sender's side of one (re)transmission of packet idx; its ECN marks
+ * go into w (the packet, or the first packet of a frame).
+ */
+static void xmit_book(struct linksim *sim, struct lflow *f, u64 idx, bool rexmit,
+		      struct lpkt *w)
 {
 	struct tcp_sock *tp = &f->tp;
 	struct sock *sk = fsk(f);
 	struct txpkt *p = txp(f, idx);
-	struct lpkt *w = pkt_alloc(sim);
 
 	p->xmit_us = tp->tcp_wstamp_ns / NSEC_PER_USEC;
 	rate_skb_sent(f, p);
@@ -1131,9 +1401,6 @@ static void xmit_one(struct linksim *sim, struct lflow *f, u64 idx, bool rexmit)
 	tp->lsndtime = tcp_jiffies32;
 	ts_append(f, idx);
 
-	w->idx = idx;
-	w->flow = f->id;
-	w->wire = sim->cfg.mss + sim->cfg.hdr_bytes;
 	if (tp->ecn_flags & TCP_ECN_OK) {
 		if (!rexmit) {
 			w->ect = 1;
@@ -1151,7 +1418,25 @@ static void xmit_one(struct linksim *sim, struct lflow *f, u64 idx, bool rexmit)
 	f->st.pkts_sent++;
 	if (!f->st.first_data_ns)
 		f->st.first_data_ns = sim->now_ns;
-	link_enqueue(sim, w);
+}
+
+static struct lpkt *frame_new(struct linksim *sim, struct lflow *f, u64 idx)
+{
+	struct lpkt *w = pkt_alloc(sim);
+
+	w->idx = idx;
+	w->flow = f->id;
+	w->wire = sim->cfg.mss + sim->cfg.hdr_bytes;
+	return w;
+}
+
+/* Put one (re)transmission of packet idx on the wire. */
+static void xmit_one(struct linksim *sim, struct lflow *f, u64 idx, bool rexmit)
+{
+	struct lpkt *w = frame_new(sim, f, idx);
+
+	xmit_book(sim, f, idx, rexmit, w);
+	link_send(sim, w);
 }
 
 static void retransmit(struct linksim *sim, struct lflow *f, u64 idx)
@@ -1174,11 +1459,83 @@ static void retransmit(struct linksim *sim, struct lflow *f, u64 idx)
 		tp->prr_out++;
 }
 
+static bool rexmit_wanted(struct txpkt *p)
+{
+	return (p->sacked & S_LOST) && !(p->sacked & (S_SACKED_ACKED | S_SACKED_RETRANS));
+}
+
+static u32 frame_max_segs(struct linksim *sim, struct lflow *f)
+{
+	return max(1U, min(tso_segs(f), sim->cfg.frame_segs));
+}
+
+/* Frame mode tcp_xmit_retransmit_queue(): a run of consecutive lost packets
+ * goes out as one frame (a retransmitted skb of several segments).
+ */
+static void xmit_retransmit_queue_frames(struct linksim *sim, struct lflow *f)
+{
+	struct tcp_sock *tp = &f->tp;
+	u32 max_segs = frame_max_segs(sim, f);
+	u64 idx = max(f->rexmit_hint, f->una);
+
+	f->rexmit_hint = idx;
+	while (idx < f->nxt && tp->lost_out > tp->retrans_out) {
+		u64 prior_wstamp, first;
+		struct lpkt *w;
+		u32 k = 0;
+
+		if (!rexmit_wanted(txp(f, idx))) {
+			if (idx == f->rexmit_hint)
+				f->rexmit_hint = idx + 1;
+			idx++;
+			continue;
+		}
+		if (tcp_packets_in_flight(tp) >= tcp_snd_cwnd(tp))
+			break;
+		if (pacing_blocked(sim, f))
+			break;
+		prior_wstamp = tp->tcp_wstamp_ns;
+		tp->tcp_wstamp_ns = max(tp->tcp_wstamp_ns, tp->tcp_clock_cache);
+		first = idx;
+		w = frame_new(sim, f, idx);
+		while (idx < f->nxt && k < max_segs && tp->lost_out > tp->retrans_out &&
+		       tcp_packets_in_flight(tp) < tcp_snd_cwnd(tp) &&
+		       rexmit_wanted(txp(f, idx))) {
+			struct txpkt *p = txp(f, idx);
+			struct lpkt dummy = { .n = 1 };
+
+			xmit_book(sim, f, idx, true, k ? &dummy : w);
+			p->sacked |= S_RETRANS;
+			tp->retrans_out++;
+			tp->total_retrans++;
+			tp->bytes_retrans += sim->cfg.mss;
+			if (!tp->retrans_stamp)
+				tp->retrans_stamp = tcp_jiffies32;
+			f->st.pkts_retrans++;
+			if (tcp_in_cwnd_reduction(fsk(f)))
+				tp->prr_out++;
+			k++;
+			idx++;
+		}
+		w->n = k;
+		w->wire = k * (sim->cfg.mss + sim->cfg.hdr_bytes);
+		link_send(sim, w);
+		pacing_after_send(f, (u64)k * sim->cfg.mss, prior_wstamp);
+		if (first == f->rexmit_hint)
+			f->rexmit_hint = idx;
+	}
+}
+
 /* tcp_xmit_retransmit_queue() */
 static void xmit_retransmit_queue(struct linksim *sim, struct lflow *f)
 {
 	struct tcp_sock *tp = &f->tp;
 	u64 idx;
+
+	if (sim->cfg.frame_segs) {
+		xmit_retransmit_queue_frames(sim, f);
+		return;
+	}
 
 	if (f->rexmit_hint < f->una)
 		f->rexmit_hint = f->una;
@@ -1242,6 +1599,9 @@ static void write_xmit(struct linksim *sim, struct lflow *f)
 	struct sock *sk = fsk(f);
 	u32 max_segs = sim->cfg.tso ? tso_segs(f) : 1;
 	u32 sent = 0;
+
+	if (sim->cfg.frame_segs)
+		max_segs = frame_max_segs(sim, f);
 	bool cwnd_limited = false;
 
 	while (f->nxt < f->avail) {
@@ -1261,7 +1621,23 @@ static void write_xmit(struct linksim *sim, struct lflow *f)
 
 		prior_wstamp = tp->tcp_wstamp_ns;
 		tp->tcp_wstamp_ns = max(tp->tcp_wstamp_ns, tp->tcp_clock_cache);
-		for (i = 0; i < n; i++) {
+		if (sim->cfg.frame_segs) {
+			struct lpkt *w = frame_new(sim, f, f->nxt);
+
+			w->n = n;
+			w->wire = n * (sim->cfg.mss + sim->cfg.hdr_bytes);
+			for (i = 0; i < n; i++) {
+				struct lpkt dummy = { .n = 1 };
+
+				memset(txp(f, f->nxt), 0, sizeof(struct txpkt));
+				xmit_book(sim, f, f->nxt, false, i ? &dummy : w);
+				f->nxt++;
+				tp->snd_nxt = seq_of(sim, f->nxt);
+				tp->packets_out++;
+			}
+			link_send(sim, w);
+		}
+		for (i = 0; i < n && !sim->cfg.frame_segs; i++) {
 			u64 idx = f->nxt;
 			struct txpkt *p = txp(f, idx);
 
@@ -1459,15 +1835,19 @@ static void rcv_ack(struct linksim *sim, struct lflow *f, const struct ack_msg *
 		flag |= FLAG_WIN_UPDATE;
 	}
 
-	/* SACK (tcp_sacktag_write_queue / tcp_sacktag_one) */
-	if (a->sack != NOIDX && a->sack >= a->cum && a->sack < f->nxt &&
-	    !(txp(f, a->sack)->sacked & S_SACKED_ACKED)) {
-		struct txpkt *p = txp(f, a->sack);
+	/* SACK (tcp_sacktag_write_queue / tcp_sacktag_one), packet by packet
+	 * over the block [sack, sack_end)
+	 */
+	for (idx = a->sack == NOIDX ? NOIDX : max(a->sack, a->cum);
+	     idx != NOIDX && idx < a->sack_end && idx < f->nxt; idx++) {
+		struct txpkt *p = txp(f, idx);
 		u8 sacked = p->sacked;
-		u32 end_seq = seq_of(sim, a->sack + 1);
+		u32 end_seq = seq_of(sim, idx + 1);
 
+		if (sacked & S_SACKED_ACKED)
+			continue;
 		if (!(sacked & S_RETRANS)) {
-			if (a->sack < f->high)
+			if (idx < f->high)
 				flag |= FLAG_ORIG_SACK_ACKED;
 			if (!first_sackt)
 				first_sackt = p->xmit_us;
@@ -1487,7 +1867,7 @@ static void rcv_ack(struct linksim *sim, struct lflow *f, const struct ack_msg *
 		tp->sacked_out++;
 		sack_delivered++;
 		rate_skb_delivered(f, p, end_seq, &rs);
-		ts_unlink(f, a->sack);
+		ts_unlink(f, idx);
 	}
 	if (sack_delivered)
 		count_delivered(f, sack_delivered, flag & FLAG_ECE);
@@ -1589,7 +1969,7 @@ static void on_rto(struct linksim *sim, struct lflow *f)
 		w->wire = SYN_WIRE_BYTES;
 		icsk->icsk_backoff++;
 		rto_arm(sim, f);
-		link_enqueue(sim, w);
+		link_send(sim, w);
 		return;
 	}
 	if (!tp->packets_out)
@@ -1776,7 +2156,7 @@ static void flow_start(struct linksim *sim, struct lflow *f)
 	w->syn = 1;
 	w->flow = f->id;
 	w->wire = SYN_WIRE_BYTES;
-	link_enqueue(sim, w);
+	link_send(sim, w);
 }
 
 static const struct tcp_congestion_ops *find_ca(const char *name)
@@ -1832,7 +2212,7 @@ static struct lflow *flow_new(struct linksim *sim, int id, const char *ccname)
 	sk->sk_pacing_status = sim->cfg.fq ? SK_PACING_FQ : SK_PACING_NONE;
 	sk->sk_gso_max_size = GSO_LEGACY_MAX_SIZE;
 	sk->sk_gso_max_segs = GSO_MAX_SEGS;
-	sk->sk_route_caps = sim->cfg.tso ? 1 : 0;
+	sk->sk_route_caps = sim->cfg.tso || sim->cfg.frame_segs ? 1 : 0;
 	tp->mss_cache = sim->cfg.mss;
 	tp->advmss = sim->cfg.mss;
 	tp->snd_cwnd = TCP_INIT_CWND;
@@ -1977,6 +2357,8 @@ void linksim_free(struct linksim *sim)
 			f->ops->release(fsk(f));
 		free(f->ring);
 		free(f->r_ooo);
+		free(f->fifo[0].buf);
+		free(f->fifo[1].buf);
 		free(f);
 	}
 	for (i = 0; i < sim->nchunks; i++)
@@ -2000,15 +2382,41 @@ static void dispatch(struct linksim *sim, struct ev *e)
 		link_done(sim);
 		break;
 	case EV_RCV:
-		rcv_packet(sim, e->u.pkt);
+		if (sim->cfg.frame_segs && !e->u.pkt->syn)
+			rcv_frame(sim, e->u.pkt);
+		else
+			rcv_packet(sim, e->u.pkt);
 		break;
 	case EV_ACK:
 		rcv_ack(sim, f, &e->u.ack);
 		break;
 	case EV_RTO:
+		if (sim->cfg.frame_segs) {
+			if (e->u.gen != f->rto_gen)
+				break;
+			f->rto_ev_pending = false;
+			if (!f->rto_armed)
+				break;
+			if (sim->now_ns < f->rto_deadline_ns) {
+				f->rto_ev_pending = true;
+				f->rto_ev_ns = f->rto_deadline_ns;
+				ev_at(sim, f->rto_deadline_ns, EV_RTO, f->id, f->rto_gen);
+				break;
+			}
+		}
 		if (e->u.gen == f->rto_gen && f->rto_armed)
 			on_rto(sim, f);
 		break;
+	case EV_FIFO: {
+		struct evfifo *q = &f->fifo[e->u.gen];
+		struct ev head = q->buf[q->head];
+
+		q->head = (q->head + 1) & (q->cap - 1);
+		if (--q->len)
+			ev_at(sim, q->buf[q->head].t, EV_FIFO, f->id, e->u.gen);
+		dispatch(sim, &head);
+		break;
+	}
 	case EV_REO:
 		if (e->u.gen == f->reo_gen)
 			on_reo(sim, f);

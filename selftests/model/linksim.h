@@ -26,7 +26,7 @@
 
 #include <net/tcp.h>
 
-#define LINKSIM_MAX_FLOWS	8
+#define LINKSIM_MAX_FLOWS	16
 
 enum linksim_ece_mode {
 	/* Stock Linux receiver (RFC 3168): after a CE mark, ECE on every
@@ -65,6 +65,14 @@ struct linksim_cfg {
 	u32 hdr_bytes;		/* wire overhead per packet counted by the link (0) */
 	bool fq;		/* fq qdisc: pace every flow (SK_PACING_FQ) */
 	bool tso;		/* TSO/GSO bursts sized like tcp_tso_autosize() */
+	/* 0: the link carries packets (the default). N > 0: frame mode, the
+	 * unit for DTN rates: the link, the receiver and the ACK clock work
+	 * on frames of up to N MSS (a TSO burst of tcp_tso_autosize() size,
+	 * capped at N; implies tso), one ACK per frame as a GRO receiver
+	 * sends; random loss stays per packet (a frame is split around its
+	 * lost packets) and the sender's scoreboard stays per packet. See
+	 * "Frame mode" in linksim.c for what it costs in fidelity. */
+	u32 frame_segs;
 	bool no_handshake;	/* skip SYN/SYN-ACK: init() at start, no RTT yet */
 	u32 isn;		/* initial sequence number (wrap tests) */
 	u64 seed;		/* random loss and the kernel's get_random_u32() */

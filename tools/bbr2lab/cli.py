@@ -14,9 +14,21 @@ def _add_run_opts(p):
     p.add_argument("--duration", type=int, help="override the jobs' run length, s")
     p.add_argument("--quick", action="store_true",
                    help="the jobs' reduced [quick] variants (VM-sized)")
-    p.add_argument("--where", choices=("auto", "here", "vm"), default="auto",
+    p.add_argument("--where", choices=("auto", "here", "vm", "sim"), default="auto",
                    help="here: this machine (root, loads tcp_bbr2); vm: one "
-                   "QEMU guest boot for all jobs; auto: here if bbr2 is loaded")
+                   "QEMU guest boot for all jobs; sim: the model simulator "
+                   "(selftests/model, any rate); auto: here if bbr2 is loaded")
+    p.add_argument("--nice", type=int, default=0,
+                   help="with --where sim: run the simulator under nice -n N")
+    p.add_argument("--idle", action="store_true",
+                   help="with --where sim: run the simulator as SCHED_IDLE (only on "
+                   "otherwise idle CPU: QEMU TCG guests on the same host lose "
+                   "throughput even to a nice 19 process)")
+    p.add_argument("--frame", type=int,
+                   help="with --where sim: frame size in MSS (default 45, a 64 KB "
+                   "GSO frame; 0: the per-packet mode)")
+    p.add_argument("--ack-every", type=int,
+                   help="with --where sim: ACK every N frames (packets); default 1")
     p.add_argument("--kernel", help="VM kernel ABI (default: selftests/vm/kernels.conf)")
     p.add_argument("--module", default=os.path.join(runner.REPO, "tcp_bbr2.ko"),
                    help="tcp_bbr2.ko to insmod when bbr2 is not loaded")
@@ -47,6 +59,20 @@ def cmd_run(args, job_paths):
                for j in job_list)
     runner.log("%d job(s), %d runs, about %d min; results in %s"
                % (len(job_list), n, secs // 60 + 1, out))
+    if where == "sim":
+        from . import sim
+        for j in job_list:
+            if args.frame is not None:
+                j["meta"]["frame"] = args.frame
+            if args.ack_every is not None:
+                j["meta"]["ack_every"] = args.ack_every
+        failed = sim.run_sim(job_list, out, nice=args.nice, idle=args.idle)
+        if failed:
+            runner.log("%d run(s) failed" % failed)
+        rc = 1 if failed else 0
+        if not args.no_report:
+            rc = cmd_report(argparse.Namespace(dir=out, formats=args.formats)) or rc
+        return rc
     if where == "here":
         failed = runner.run_here(job_list, out, args.module,
                                  capacity=not args.no_capacity_check)
@@ -77,6 +103,13 @@ def main(argv=None):
     p = sub.add_parser("report", help="summary tables and plots from raw data")
     p.add_argument("dir", help="a results directory of bbr2-lab run")
     p.add_argument("--formats", default="png,svg")
+    p = sub.add_parser("compare", help="per point and flow group: a reference "
+                       "run's (the VM's) spread beside other runs' means")
+    p.add_argument("ref", help="results directory of the reference (VM) run")
+    p.add_argument("others", nargs="*", help="results directories to compare (sim runs)")
+    p.add_argument("--c-table", action="store_true",
+                   help="print the reference's 50 Mbit/s x 40 ms points as the C table of "
+                   "selftests/model/tests/vm_results.h")
     p = sub.add_parser("list", help="the points a job file declares")
     p.add_argument("jobs", nargs="+")
     p.add_argument("--quick", action="store_true")
@@ -88,6 +121,13 @@ def main(argv=None):
             return cmd_run(args, runner.shipped_jobs())
         if args.cmd == "report":
             return cmd_report(args)
+        if args.cmd == "compare":
+            from . import report
+            if args.c_table:
+                print(report.vm_c_table(args.ref))
+            else:
+                print(report.compare(args.ref, args.others))
+            return 0
         for path in args.jobs:
             job = jobs.load(path, quick=args.quick)
             m = job["meta"]

@@ -30,12 +30,24 @@ def _fmt(v, key):
     return str(v)
 
 
+def _sim_files(pdir, cfg):
+    """A simulator run ships sim.json only (tools/doc/sim-*-raw.tar.xz): make
+    the netns-shaped flows-G.json and ss.csv the statistics read from it."""
+    for sj in glob.glob(os.path.join(pdir, "iter-*", "sim.json")):
+        idir = os.path.dirname(sj)
+        if not os.path.exists(os.path.join(idir, "flows-1.json")):
+            from . import sim
+            with open(sj) as f:
+                sim.write_netns_shaped(json.load(f), cfg, idir)
+
+
 def summarize_job(jdir):
     """(job, [(point, iterations, rows)]) of one job directory."""
     with open(os.path.join(jdir, "job.json")) as f:
         job = json.load(f)
     out = []
     for pt in job["points"]:
+        _sim_files(os.path.join(jdir, pt["id"]), pt["config"])
         its = stats.load_point(os.path.join(jdir, pt["id"]), pt["config"]["groups"])
         rows = stats.summarize_point(its) if its else []
         for r in rows:
@@ -170,6 +182,178 @@ def plot_bars(points, xkey, title):
     return fig
 
 
+def _panel_key(cfg):
+    return (cfg["rate"], cfg["rtt"])
+
+
+def _rate_label(mbit):
+    return "%g Gbit/s" % (mbit / 1000.0) if mbit >= 1000 else "%g Mbit/s" % mbit
+
+
+def plot_loss_grid(points, title):
+    """One panel per (rate, RTT): goodput as a fraction of the link vs
+    random loss, a colour per flow group and a line style per buffer (the
+    DTN table at a glance)."""
+    panels = sorted({_panel_key(pt["config"]) for pt, _, _ in points})
+    ncol = 2 if len(panels) > 1 else 1
+    nrow = (len(panels) + ncol - 1) // ncol
+    fig, axes = plt.subplots(nrow, ncol, figsize=(5 * ncol, 3.4 * nrow), squeeze=False,
+                             sharey=True)
+    styles = ["-", "--", ":", "-."]
+    bufs = sorted({jobs_buffer(pt["config"]) for pt, _, _ in points})
+    colors = {}
+    for i, key in enumerate(panels):
+        ax = axes[i // ncol][i % ncol]
+        lines = {}
+        for pt, _, rows in points:
+            cfg = pt["config"]
+            if _panel_key(cfg) != key:
+                continue
+            for r in rows:
+                if r["cc"] == "all":
+                    continue
+                lines.setdefault((r["cc"], jobs_buffer(cfg)), []).append(
+                    (max(float(cfg["loss"]), 1e-4), r["mbps_mean"] / cfg["rate"]))
+        for (cc, buf), pts in sorted(lines.items()):
+            pts.sort()
+            c = colors.setdefault(cc, "C%d" % len(colors))
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", ms=3, lw=1,
+                    color=c, ls=styles[bufs.index(buf) % len(styles)],
+                    label="%s, %g BDP" % (cc, buf))
+        ax.set_xscale("log")
+        ax.set_title("%s x %g ms" % (_rate_label(key[0]), key[1]), fontsize=9)
+        ax.set_xlabel("random loss (%; 0 drawn at 0.0001)")
+        ax.set_ylim(0, 1.02)
+        ax.grid(alpha=0.3)
+        if i % ncol == 0:
+            ax.set_ylabel("goodput / link rate")
+    axes[0][0].legend(fontsize=6, ncol=2)
+    fig.suptitle(title, fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def plot_mix_panels(points, xkey, title):
+    """One panel per mix: each flow group's throughput (bars) against the
+    swept xkey (e.g. the buffer), retransmit % above each bar; the
+    ESnet buffer table, where the same CC label recurs across mixes."""
+    mixes = []
+    for pt, _, _ in points:
+        if pt["config"]["mix"] not in mixes:
+            mixes.append(pt["config"]["mix"])
+    ncol = 2 if len(mixes) > 1 else 1
+    nrow = (len(mixes) + ncol - 1) // ncol
+    fig, axes = plt.subplots(nrow, ncol, figsize=(5.5 * ncol, 3.2 * nrow), squeeze=False,
+                             sharey=True)
+    for i, mix in enumerate(mixes):
+        ax = axes[i // ncol][i % ncol]
+        xs, ccs, val = [], [], {}
+        for pt, _, rows in points:
+            if pt["config"]["mix"] != mix:
+                continue
+            x = pt["swept"].get(xkey, pt["id"])
+            if xkey == "buffer_bytes":
+                x = "%g MB" % (float(x) / 1e6)
+            if x not in xs:
+                xs.append(x)
+            for r in rows:
+                if r["cc"] == "all":
+                    continue
+                if r["cc"] not in ccs:
+                    ccs.append(r["cc"])
+                val[x, r["cc"]] = r
+        width = 0.8 / max(len(ccs), 1)
+        for j, cc in enumerate(ccs):
+            idx = [k for k, x in enumerate(xs) if (x, cc) in val]
+            rs = [val[xs[k], cc] for k in idx]
+            bars = ax.bar([k - 0.4 + width * (j + 0.5) for k in idx],
+                          [r["mbps_mean"] / 1000.0 for r in rs], width, label=cc,
+                          color=PLOT_COLORS.get(cc))
+            for b, r in zip(bars, rs):
+                ax.annotate("%.1f%%" % r["retrans_pct"], (b.get_x() + b.get_width() / 2,
+                            b.get_height()), ha="center", va="bottom", fontsize=5)
+        ax.set_xticks(range(len(xs)))
+        ax.set_xticklabels(xs, fontsize=7)
+        ax.set_title(mix, fontsize=8)
+        ax.legend(fontsize=6)
+        if i % ncol == 0:
+            ax.set_ylabel("Gbit/s (labels: retransmit %)")
+    for k in range(len(mixes), nrow * ncol):
+        axes[k // ncol][k % ncol].axis("off")
+    fig.suptitle(title, fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+PLOT_COLORS = {"bbr2": "C0", "bbr2v2": "C2", "bbr2v3": "C0", "bbr": "C1", "cubic": "C3"}
+
+
+def jobs_buffer(cfg):
+    from . import jobs
+    return round(jobs.buffer_bdp(cfg), 3)
+
+
+def pivot_loss_tables(points):
+    """Markdown: per (rate, RTT), rows buffer x loss, a column per flow
+    group: goodput in Gbit/s, retransmit %, and the median queueing delay
+    (ss RTT p50 minus the base RTT)."""
+    out = []
+    for key in sorted({_panel_key(pt["config"]) for pt, _, _ in points}):
+        ccs, cells, rows_order = [], {}, []
+        for pt, _, rows in points:
+            cfg = pt["config"]
+            if _panel_key(cfg) != key:
+                continue
+            rk = (jobs_buffer(cfg), float(cfg["loss"]))
+            if rk not in rows_order:
+                rows_order.append(rk)
+            for r in rows:
+                if r["cc"] == "all":
+                    continue
+                if r["cc"] not in ccs:
+                    ccs.append(r["cc"])
+                cells[rk, r["cc"]] = "%.2f / %.2f %% / %+.1f ms" % (
+                    r["mbps_mean"] / 1000.0, r["retrans_pct"], r["rtt_p50"] - cfg["rtt"])
+        out += ["%s x %g ms: goodput Gbit/s / retransmits / median queueing delay"
+                % (_rate_label(key[0]), key[1]), "",
+                "| buffer BDP | loss % | " + " | ".join(ccs) + " |",
+                "|---|---|" + "|".join("---" for _ in ccs) + "|"]
+        for rk in sorted(rows_order):
+            out.append("| %g | %g | " % rk + " | ".join(cells.get((rk, c), "-") for c in ccs)
+                       + " |")
+        out.append("")
+    return "\n".join(out)
+
+
+def pivot_mix_table(points, xkey):
+    """Markdown: a row per value of xkey (e.g. the buffer), a column per
+    flow group of each mix with more than one group: Gbit/s (retransmit %)."""
+    cols, cells, xs = [], {}, []
+    for pt, _, rows in points:
+        if len(pt["config"]["groups"]) < 2 or xkey not in pt["swept"]:
+            continue
+        x = pt["swept"][xkey]
+        if x not in xs:
+            xs.append(x)
+        for r in rows:
+            if r["cc"] == "all":
+                continue
+            col = "%s: %s" % (pt["config"]["mix"], r["cc"])
+            if col not in cols:
+                cols.append(col)
+            cells[x, col] = "%.2f (%.1f %%)" % (r["mbps_mean"] / 1000.0, r["retrans_pct"])
+    if not cols:
+        return ""
+    label = {"buffer_bytes": "buffer MB", "buffer_bdp": "buffer BDP"}.get(xkey, xkey)
+    conv = (lambda v: "%g" % (float(v) / 1e6)) if xkey == "buffer_bytes" else str
+    out = ["Gbit/s (retransmit %) per flow group, competing flows", "",
+           "| %s | " % label + " | ".join(cols) + " |",
+           "|---|" + "|".join("---" for _ in cols) + "|"]
+    for x in xs:
+        out.append("| %s | " % conv(x) + " | ".join(cells.get((x, c), "-") for c in cols) + " |")
+    return "\n".join(out)
+
+
 def plot_rtt_cdf(points, title):
     """CDF of the smoothed RTT samples, per flow group (per point when
     there are few points, pooled by CC label otherwise)."""
@@ -215,6 +399,10 @@ def job_figures(job, points):
                 points, xkey if kind == "buffer_bars" else None, title)))
         elif kind == "rtt_cdf":
             figs.append(("rtt-cdf", plot_rtt_cdf(points, title)))
+        elif kind == "mix_panels":
+            figs.append(("mix-panels", plot_mix_panels(points, xkey, title)))
+        elif kind == "loss_grid":
+            figs.append(("loss-grid", plot_loss_grid(points, title)))
     return figs
 
 
@@ -260,6 +448,10 @@ def write_report(rdir, formats=("png", "svg"), plots=True):
                "receiver goodput, RTT from ss samples every %g s." % (
                    len(points), m["iterations"], m["duration"], m["ss_interval"]), "",
                markdown_table(rows), ""]
+        if job.get("report", {}).get("pivot") == "loss":
+            md += [pivot_loss_tables(points), ""]
+        elif job.get("report", {}).get("pivot") == "mix":
+            md += [pivot_mix_table(points, job["report"].get("x")), ""]
         for name, fig in (job_figures(job, points) if plots else []):
             paths = _save(fig, os.path.join(pdir, "%s-%s" % (job["name"], name)), formats)
             plt.close(fig)
@@ -276,3 +468,116 @@ def write_report(rdir, formats=("png", "svg"), plots=True):
     with open(os.path.join(rdir, "summary.md"), "w") as f:
         f.write(text + "\n")
     return text
+
+
+# --------------------------------------------------------------- compare ---
+
+COMPARE_METRICS = (("mbps", "goodput Mbit/s", 0.02, 0.0),
+                   ("retrans_pct", "retrans %", 0.0, 0.1),
+                   ("qdelay", "queueing delay ms", 0.0, 2.0))
+
+
+def _per_iteration(its, groups):
+    """Per flow group: lists over iterations of goodput (Mbit/s, summed over
+    the group's flows), retransmit % and median queueing delay (ms, ss RTT
+    samples minus the group's base RTT)."""
+    out = {}
+    for it in its:
+        by = {}
+        for fl in it["flows"]:
+            d = by.setdefault(fl["group"], {"mbps": 0.0, "retrans": 0, "segs": 0.0})
+            d["mbps"] += fl["mbps"]
+            d["retrans"] += fl["retrans"]
+            d["segs"] += fl["segs"]
+        rtts = {}
+        for r in it["ss"]:
+            rtts.setdefault(r["group"], []).append(r["rtt"])
+        for name, d in by.items():
+            o = out.setdefault(name, {"mbps": [], "retrans_pct": [], "rtt": []})
+            o["mbps"].append(d["mbps"])
+            o["retrans_pct"].append(100.0 * d["retrans"] / d["segs"] if d["segs"] else 0.0)
+            o["rtt"].append(stats.percentile(rtts.get(name, []), 50))
+    return out
+
+
+def compare(ref_dir, other_dirs):
+    """Markdown: per job, point and flow group, the reference runs' (the VM's)
+    mean and min-max beside each other directory's mean; a value is "in"
+    the spread if within [min, max] widened by the range itself and a floor
+    (2 % of goodput, 0.1 point of retransmits, 2 ms of delay), else "OUT"."""
+    lines = []
+    for jpath in sorted(glob.glob(os.path.join(ref_dir, "*", "job.json"))):
+        jname = os.path.basename(os.path.dirname(jpath))
+        with open(jpath) as f:
+            job = json.load(f)
+        heads = ["point", "flows", "metric", "kernel mean [min-max]"]
+        heads += [os.path.basename(os.path.normpath(d)) for d in other_dirs]
+        lines += ["## %s" % jname, "", "| " + " | ".join(heads) + " |",
+                  "|" + "|".join("---" for _ in heads) + "|"]
+        outside = 0
+        for pt in job["points"]:
+            cfg = pt["config"]
+            groups = cfg["groups"]
+            names = stats.group_names(groups)
+            base = {n: cfg["rtt"] + g.get("extra_rtt", 0) for n, g in zip(names, groups)}
+            ref = _per_iteration(stats.load_point(os.path.join(ref_dir, jname, pt["id"]),
+                                                  groups), groups)
+            others = [_per_iteration(stats.load_point(os.path.join(d, jname, pt["id"]),
+                                                      groups), groups) for d in other_dirs]
+            for name in names:
+                if name not in ref:
+                    continue
+                for key, label, rel, floor in COMPARE_METRICS:
+                    src = "rtt" if key == "qdelay" else key
+                    vals = [v - base[name] if key == "qdelay" else v
+                            for v in ref[name][src] if not math.isnan(v)]
+                    if not vals:
+                        continue
+                    lo, hi, m = min(vals), max(vals), mean_(vals)
+                    slack = (hi - lo) + max(rel * abs(m), floor)
+                    cells = [pt["id"], name, label, "%.2f [%.2f-%.2f]" % (m, lo, hi)]
+                    for o in others:
+                        ov = [v - base[name] if key == "qdelay" else v
+                              for v in o.get(name, {}).get(src, []) if not math.isnan(v)]
+                        if not ov:
+                            cells.append("-")
+                            continue
+                        om = mean_(ov)
+                        ok = lo - slack <= om <= hi + slack
+                        outside += not ok
+                        cells.append("%.2f %s" % (om, "in" if ok else "**OUT**"))
+                    lines.append("| " + " | ".join(cells) + " |")
+        lines += ["", "%d value(s) outside the kernel's spread." % outside, ""]
+    return "\n".join(lines)
+
+
+def mean_(xs):
+    return sum(xs) / len(xs)
+
+
+def vm_c_table(ref_dir, job="sim-validation", rate=50, rtt=40):
+    """The C table of selftests/model/tests/vm_results.h: per point of the
+    reference run at rate x rtt with one flow group, the kernel's mean, min
+    and max goodput (Mbit/s, all the group's flows), retransmit % and median
+    queueing delay."""
+    with open(os.path.join(ref_dir, job, "job.json")) as f:
+        jb = json.load(f)
+    lines = []
+    for pt in jb["points"]:
+        cfg = pt["config"]
+        groups = cfg["groups"]
+        if cfg["rate"] != rate or cfg["rtt"] != rtt or len(groups) != 1:
+            continue
+        name = stats.group_names(groups)[0]
+        its = stats.load_point(os.path.join(ref_dir, job, pt["id"]), groups)
+        per = _per_iteration(its, groups).get(name)
+        if not per:
+            continue
+        q = [v - cfg["rtt"] for v in per["rtt"]]
+        trip = []
+        for vals in (per["mbps"], per["retrans_pct"], q):
+            trip.append("{ %.2f, %.2f, %.2f }" % (mean_(vals), min(vals), max(vals)))
+        lines.append('\t{ "%s", %d, %g, %d, %s, { NULL, NULL, NULL } },  /* %d runs */' % (
+            groups[0]["label"], groups[0]["n"], jobs_buffer(cfg),
+            round(float(cfg["loss"]) * 10000), ", ".join(trip), len(per["mbps"])))
+    return "\n".join(lines)

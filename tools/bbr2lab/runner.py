@@ -203,7 +203,10 @@ def write_run_info(out, args, where):
     info = {"command": " ".join(shlex.quote(a) for a in sys.argv),
             "where": where, "date_utc": datetime.datetime.utcnow().strftime("%Y-%m-%d %H:%M UTC"),
             "host_kernel": os.uname().release}
-    if where == "vm":
+    if where == "sim":
+        info["kernel"] = "none: model simulator (selftests/model/linksim.c, frame mode)"
+        info["platform"] = "userspace simulation of the 6.1 TCP sender and a dumbbell"
+    elif where == "vm":
         info["kernel"] = args.kernel or vm_abi()
         info["platform"] = "QEMU TCG guest (selftests/vm/vm-run), 2 vCPUs"
     else:

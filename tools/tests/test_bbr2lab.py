@@ -233,6 +233,11 @@ class ReportTests(unittest.TestCase):
                     self.assertTrue(re.search(r"throughput|RTT|fraction", svg), p)
 
 
+SIM_RUNS = ("sim-esnet-buffer-table", "sim-esnet-loss-sweep", "sim-google-shallow",
+            "sim-pam24-convergence", "sim-dtn-table", "sim-validation-vm",
+            "sim-validation-sim", "sim-validation-pkt")
+
+
 class ShippedResultsTests(unittest.TestCase):
     """The numbers tools/README.md shows are what the report makes of the
     raw data of that run (tools/doc/*-raw.tar.xz)."""
@@ -247,6 +252,18 @@ class ShippedResultsTests(unittest.TestCase):
                     tar.extractall(d)
                 md = report.write_report(os.path.join(d, run), plots=False)
             rows |= {line for line in md.splitlines() if line.startswith("| ")}
+        # the simulator's runs (tools/jobs/sim/) and the VM-vs-simulator
+        # comparison of sim-validation
+        with tempfile.TemporaryDirectory() as d:
+            for run in SIM_RUNS:
+                with tarfile.open(os.path.join(doc, run + "-raw.tar.xz")) as tar:
+                    tar.extractall(d)
+                md = report.write_report(os.path.join(d, run), plots=False)
+                rows |= {line for line in md.splitlines() if line.startswith("| ")}
+            md = report.compare(os.path.join(d, "sim-validation-vm"),
+                                [os.path.join(d, "sim-validation-sim"),
+                                 os.path.join(d, "sim-validation-pkt")])
+            rows |= {line for line in md.splitlines() if line.startswith("| ")}
         self.assertGreater(len(rows), 40)
         for path in (os.path.join(doc, "repro-quick-summary.md"),
                      os.path.join(doc, "pacing-quick-summary.md"),
@@ -254,7 +271,7 @@ class ShippedResultsTests(unittest.TestCase):
                      os.path.join(TOOLS, "README.md")):
             with open(path) as f:
                 shown = [line for line in f.read().splitlines()
-                         if re.match(r"^\| [a-z_]+=", line)]
+                         if re.match(r"^\| [a-z_]+=|^\| [0-9.]+ \| ", line)]
             self.assertTrue(shown, path)
             for line in shown:
                 self.assertTrue(line in rows, "%s shows a row no report makes: %s" % (path, line))
