@@ -203,7 +203,11 @@ def write_run_info(out, args, where):
     info = {"command": " ".join(shlex.quote(a) for a in sys.argv),
             "where": where, "date_utc": datetime.datetime.utcnow().strftime("%Y-%m-%d %H:%M UTC"),
             "host_kernel": os.uname().release}
-    if where == "vm":
+    if where == "ssh":
+        info["kernel"] = "see hosts.json"
+        info["platform"] = "two hosts over SSH: sender %s, receiver %s%s" % (
+            args.sender, args.receiver, ", netem %s" % args.netem if args.netem else "")
+    elif where == "vm":
         info["kernel"] = args.kernel or vm_abi()
         info["platform"] = "QEMU TCG guest (selftests/vm/vm-run), 2 vCPUs"
     else:
