@@ -46,7 +46,7 @@ sshlab_init()
 # sshlab_sshd NS ADDR: an sshd of its own in NS, on ADDR only
 sshlab_sshd()
 {
-	local ns=$1 addr=$2 conf pid i
+	local ns=$1 addr=$2 conf pid
 
 	conf=$SSHLAB_DIR/sshd-$ns.conf
 	cat >"$conf" <<-EOF
@@ -66,7 +66,7 @@ sshlab_sshd()
 	MaxSessions 50
 	EOF
 	ip netns exec "$ns" /usr/sbin/sshd -f "$conf" -E "$SSHLAB_DIR/sshd-$ns.log" || return 1
-	for i in $(seq 1 50); do
+	for _ in $(seq 1 50); do
 		[ -s "$SSHLAB_DIR/sshd-$ns.pid" ] && break
 		sleep 0.1
 	done

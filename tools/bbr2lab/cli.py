@@ -36,7 +36,9 @@ def _add_run_opts(p):
                    help="host and interface(s) where the jobs' netem goes")
     g.add_argument("--dst-addr", help="address the sender sends to (default: the "
                    "receiver's SSH host name, or an ESnet job's dst)")
-    g.add_argument("--ssh-config", help="ssh -F FILE for every connection")
+    g.add_argument("--ssh-config", default=os.environ.get("BBR2_LAB_SSH_CONFIG"),
+                   help="ssh -F FILE for every connection (default: "
+                   "$BBR2_LAB_SSH_CONFIG, else ssh's own)")
     g.add_argument("--ssh-option", action="append", metavar="OPT=VALUE",
                    help="ssh -o OPT=VALUE (repeatable)")
     g.add_argument("--sudo", action="store_true",
