@@ -77,6 +77,16 @@ def load_jobs(args, job_paths):
 
 def cmd_run_remote(args, job_list, out):
     from . import hostrun
+    # an ESnet job's "user" is the login where the command line names none
+    users = {p["config"].get("user") for j in job_list for p in j["points"]} - {None}
+    if len(users) > 1:
+        raise jobs.JobError("the jobs name different users (%s)" % ", ".join(sorted(users)))
+    if users:
+        user = users.pop()
+        for opt in ("sender", "receiver", "netem"):
+            v = getattr(args, opt)
+            if v and "@" not in v:
+                setattr(args, opt, "%s@%s" % (user, v))
     runner.write_run_info(out, args, "ssh")
     n = sum(len(j["points"]) * j["meta"]["iterations"] for j in job_list)
     runner.log("%d job(s), %d runs between %s and %s; results in %s"

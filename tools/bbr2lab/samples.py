@@ -164,7 +164,8 @@ def select_cores(rows, cores):
 
 
 def cpu_summary(rows):
-    """{"all": mean busy % of the whole host, "cores": {cpu: {"mean",
+    """{"all": mean busy % of the host (of the sampled cores when mpstat
+    was limited to some), "cores": {cpu: {"mean",
     "max", "stdev", "cv"}}, "busiest": the core with the highest mean}."""
     per = {}
     for _, cpu, busy in rows:
@@ -177,5 +178,9 @@ def cpu_summary(rows):
                       "stdev": round(sd, 2), "cv": round(sd / m, 3) if m else None}
     real = {c: v for c, v in cores.items() if c != "all"}
     busiest = max(real, key=lambda c: real[c]["mean"]) if real else None
-    return {"all": cores.get("all", {}).get("mean"), "busiest": busiest,
+    if "all" in cores:
+        overall = cores["all"]["mean"]
+    else:                               # only some cores sampled (INI mpstat = 4-5)
+        overall = round(statistics.fmean(v["mean"] for v in real.values()), 2) if real else None
+    return {"all": overall, "busiest": busiest,
             "cores": cores}
