@@ -200,9 +200,10 @@ else
 		skip "vm: stress, faults and bad input" "STRESS=0"
 	fi
 
-	# tools/: bpftrace scripts on the tracepoints, a bbr2-lab smoke run
-	stage "vm: tools (bpftrace scripts, bbr2-lab smoke run) on $KVER" vm-tools \
-		make -C "$SELFTESTS" vm-tools NO_BUILD=1 KVER="$KVER" \
+	# tools/: bpftrace scripts on the tracepoints, a bbr2-lab smoke run,
+	# bbr2-lab between namespaces playing SSH hosts
+	stage "vm: tools (bpftrace scripts, bbr2-lab smoke run and SSH two-host runs) on $KVER" vm-tools \
+		make -C "$SELFTESTS" vm-tools NO_BUILD=1 KVER="$KVER" TESTS= \
 		RESULTS="$RESULTS/vm-tools"
 	add_counts "$RESULTS/vm-tools.log"
 fi

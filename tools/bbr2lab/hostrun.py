@@ -134,8 +134,7 @@ class Lab:
         needs_params = any(p["config"].get("param_set") or p["config"].get("params")
                            or any(g.get("version") for g in p["config"]["groups"])
                            for j in job_list for p in j["points"])
-        toml = any(j.get("format") != "esnet-ini" for j in job_list)
-        if (needs_params or toml) and not self.meta["sender"]["params"]:
+        if needs_params and not self.meta["sender"]["params"]:
             problems.append("sender %s: tcp_bbr2 is not loaded (%s missing)"
                             % (self.sender.spec, remote.PARAMS_DIR))
         ccs = set(self.meta["sender"].get("tcp_available_congestion_control", "").split())
@@ -265,7 +264,8 @@ class Lab:
             if nargs:
                 for d, a in zip(self.netem_devs, nargs if len(nargs) > 1 else nargs * len(self.netem_devs)):
                     self.guards["netem", d].replace("netem", a)
-        if toml:
+        if toml and self.param_snapshot:
+            # each point starts from its version's defaults, as on the dumbbell
             version = next((g["version"] for g in cfg["groups"] if g["version"]), None) or 3
             self.sender.write_param("version", version)
             for name, value in cfg["params"].items():
