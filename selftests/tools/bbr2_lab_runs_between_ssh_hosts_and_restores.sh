@@ -45,6 +45,7 @@ KEYS=$(mktemp -d /tmp/bbr2-lab-test-keys.XXXXXX)
 cleanup_ssh()
 {
 	sshlab_stop
+	cp "$KEYS"/sshd-*.log "$TEST_OUT/" 2>/dev/null
 	ip link del lab0 2>/dev/null
 	rm -rf "$KEYS"
 	echo 5 >$PARAMS/loss_thresh 2>/dev/null
@@ -67,9 +68,20 @@ if ! { sshlab_sshd "$NS_SND" 10.0.1.1 && sshlab_sshd "$NS_RCV" 10.0.3.2 &&
 	ktap_skip_all "sshd did not start: $(cat "$KEYS"/sshd-*.log 2>/dev/null | tail -n 3)"
 fi
 export BBR2_LAB_SSH_CONFIG=$SSHLAB_CONFIG
-ktap_result "ssh reaches the sender, receiver and netem hosts" \
-	bash -c "for h in 10.0.1.1 10.0.3.2 10.0.1.2; do
-		ssh -F $SSHLAB_CONFIG -o BatchMode=yes root@\$h true || exit 1; done"
+reach=1
+for h in 10.0.1.1 10.0.3.2 10.0.1.2; do
+	if ! ssh -v -F "$SSHLAB_CONFIG" -o BatchMode=yes "root@$h" true >"$TEST_OUT/ssh-$h.log" 2>&1; then
+		reach=0
+		ktap_info "ssh root@$h: $(grep -v '^debug' "$TEST_OUT/ssh-$h.log" | tail -n 3)"
+		ktap_info "$(grep -iE 'offer|authentications that can continue|identity file' "$TEST_OUT/ssh-$h.log" | tail -n 4)"
+	fi
+done
+check "ssh reaches the sender, receiver and netem hosts" "$reach == 1"
+if [ $reach = 0 ]; then
+	ktap_info "sshd log: $(tail -n 8 "$KEYS"/sshd-*.log 2>/dev/null)"
+	dmesg_check
+	ktap_finished
+fi
 
 echo 7 >$PARAMS/loss_thresh
 
