@@ -206,7 +206,7 @@ else
 
 	# tools/: bpftrace scripts on the tracepoints, a bbr2-lab smoke run
 	stage "vm: tools (bpftrace scripts, bbr2-lab smoke run) on $KVER" vm-tools \
-		make -C "$SELFTESTS" vm-tools NO_BUILD=1 KVER="$KVER" \
+		make -C "$SELFTESTS" vm-tools NO_BUILD=1 KVER="$KVER" TESTS= \
 		RESULTS="$RESULTS/vm-tools"
 	add_counts "$RESULTS/vm-tools.log"
 fi

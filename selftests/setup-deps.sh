@@ -48,6 +48,10 @@ pkgs=(iproute2 iperf3 iputils-ping ethtool kmod procps python3 jq gawk coreutils
       make gcc perl shellcheck)
 # tools/: bbr2-lab's plots and the bpftrace scripts on the module's tracepoints
 pkgs+=(python3-matplotlib bpftrace python3-docutils)
+# bbr2-lab between hosts over SSH: its VM test runs an sshd per namespace
+# (a Debian install also starts the host's sshd unless policy-rc.d denies
+# it; the test never uses that one); mpstat for per-core CPU
+pkgs+=(openssh-client openssh-server sysstat)
 # static checks of the quick tier: sparse (make C=2), -m32 build of src/
 pkgs+=(sparse gcc-multilib)
 if [ $host_only = 0 ]; then

@@ -4,7 +4,8 @@
 # The tools/ tests that need a kernel with tcp_bbr2 loaded: run as root in
 # the test VM (make -C selftests vm-tools) or on a DTN.  Loads BBR2_KO,
 # runs each selftests/tools/*.sh test (KTAP) and prints one "ok N name" per
-# test and "N passed, N failed, N skipped" at the end.
+# test and "N passed, N failed, N skipped" at the end.  TESTS="a b" runs a
+# subset (make -C selftests vm-tools TESTS=...).
 set -uo pipefail
 export LC_ALL=C
 
@@ -14,7 +15,9 @@ REPO=$(cd "$TOOLS_TESTS/../.." && pwd)
 source "$TOOLS_TESTS/../runner-lib.sh"
 RESULTS_DIR=${RESULTS_DIR:-/tmp/bbr2-tools-tests}
 export RESULTS_DIR
-TEST_TIMEOUT=${TEST_TIMEOUT:-300}
+TEST_TIMEOUT=${TEST_TIMEOUT:-1500}
+# bbr2_lab_runs_between_ssh_hosts_and_restores (about 10 minutes under
+# TCG) is run on demand (TESTS=...) until it has passed end to end in CI.
 TESTS=${TESTS:-"bpftrace_scripts_show_transitions bbr2_lab_smoke_run"}
 
 [ "$(id -u)" -eq 0 ] || { echo "run-tools.sh: must run as root" >&2; exit 4; }

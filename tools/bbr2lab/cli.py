@@ -38,6 +38,26 @@ def _add_run_opts(p):
     p.add_argument("--no-capacity-check", action="store_true",
                    help="skip measuring the emulator's capacity before and after")
     p.add_argument("--formats", default="png,svg", help="plot formats")
+    g = p.add_argument_group("between real hosts over SSH (tools/README.md, "
+                             "\"Running between your DTNs\")")
+    g.add_argument("--sender", metavar="[USER@]HOST[:PORT]",
+                   help="the sending host (iperf3 clients, tcp_bbr2 parameters)")
+    g.add_argument("--receiver", metavar="[USER@]HOST[:PORT]",
+                   help="the receiving host (iperf3 servers)")
+    g.add_argument("--netem", metavar="[USER@]HOST[:PORT]:IF[,IF2]",
+                   help="host and interface(s) where the jobs' netem goes")
+    g.add_argument("--dst-addr", help="address the sender sends to (default: the "
+                   "receiver's SSH host name, or an ESnet job's dst)")
+    g.add_argument("--ssh-config", default=os.environ.get("BBR2_LAB_SSH_CONFIG"),
+                   help="ssh -F FILE for every connection (default: "
+                   "$BBR2_LAB_SSH_CONFIG, else ssh's own)")
+    g.add_argument("--ssh-option", action="append", metavar="OPT=VALUE",
+                   help="ssh -o OPT=VALUE (repeatable)")
+    g.add_argument("--sudo", action="store_true",
+                   help="privileged commands (tc, parameter writes) through sudo -n")
+    g.add_argument("--skip-unsupported", action="store_true",
+                   help="ESnet INI: run without the options bbr2-lab does not "
+                   "support instead of refusing the file")
 
 
 def _default_out():
@@ -46,10 +66,56 @@ def _default_out():
                         datetime.datetime.now().strftime("%Y%m%d-%H%M%S"))
 
 
+def load_jobs(args, job_paths):
+    from . import esnet
+    job_list = []
+    for p in job_paths:
+        if esnet.is_ini(p):
+            if not (getattr(args, "sender", None) and getattr(args, "receiver", None)):
+                raise jobs.JobError("%s: ESnet INI jobs run between hosts: give "
+                                    "--sender and --receiver" % p)
+            job_list += esnet.load(p, iterations=args.iterations,
+                                   allow_unsupported=args.skip_unsupported,
+                                   log=runner.log)
+        else:
+            job_list.append(jobs.load(p, quick=args.quick, iterations=args.iterations,
+                                      duration=args.duration))
+    names = [j["name"] for j in job_list]
+    dup = sorted({n for n in names if names.count(n) > 1})
+    if dup:
+        raise jobs.JobError("two jobs named %s" % ", ".join(dup))
+    return job_list
+
+
+def cmd_run_remote(args, job_list, out):
+    from . import hostrun
+    # an ESnet job's "user" is the login where the command line names none
+    users = {p["config"].get("user") for j in job_list for p in j["points"]} - {None}
+    if len(users) > 1:
+        raise jobs.JobError("the jobs name different users (%s)" % ", ".join(sorted(users)))
+    if users:
+        user = users.pop()
+        for opt in ("sender", "receiver", "netem"):
+            v = getattr(args, opt)
+            if v and "@" not in v:
+                setattr(args, opt, "%s@%s" % (user, v))
+    runner.write_run_info(out, args, "ssh")
+    n = sum(len(j["points"]) * j["meta"]["iterations"] for j in job_list)
+    runner.log("%d job(s), %d runs between %s and %s; results in %s"
+               % (len(job_list), n, args.sender, args.receiver, out))
+    rc = hostrun.run_remote(job_list, out, args)
+    if rc in (0, 1) and not args.no_report:
+        cmd_report(argparse.Namespace(dir=out, formats=args.formats))
+    return rc
+
+
 def cmd_run(args, job_paths):
     out = os.path.abspath(args.out or _default_out())
-    job_list = [jobs.load(p, quick=args.quick, iterations=args.iterations,
-                          duration=args.duration) for p in job_paths]
+    job_list = load_jobs(args, job_paths)
+    if args.sender or args.receiver or args.netem:
+        if not (args.sender and args.receiver):
+            raise jobs.JobError("--sender and --receiver go together")
+        return cmd_run_remote(args, job_list, out)
     where = args.where
     if where == "auto":
         where = "here" if runner.can_run_here() else "vm"
@@ -96,7 +162,8 @@ def main(argv=None):
     ap = argparse.ArgumentParser(prog="bbr2-lab", description=__doc__)
     sub = ap.add_subparsers(dest="cmd", required=True)
     p = sub.add_parser("run", help="run job files")
-    p.add_argument("jobs", nargs="+", help="job files (tools/jobs/*.toml)")
+    p.add_argument("jobs", nargs="+", help="job files (tools/jobs/*.toml, or ESnet "
+                   "testing-harness .ini files with --sender/--receiver)")
     _add_run_opts(p)
     p = sub.add_parser("reproduce", help="run every shipped job (tools/jobs) and report")
     _add_run_opts(p)
@@ -128,8 +195,14 @@ def main(argv=None):
             else:
                 print(report.compare(args.ref, args.others))
             return 0
+        from . import esnet
+        listed = []
         for path in args.jobs:
-            job = jobs.load(path, quick=args.quick)
+            if esnet.is_ini(path):
+                listed += esnet.load(path, log=runner.log)
+            else:
+                listed.append(jobs.load(path, quick=args.quick))
+        for job in listed:
             m = job["meta"]
             print("%s: %d points x %d iterations x %d s" % (
                 job["name"], len(job["points"]), m["iterations"], m["duration"]))

@@ -64,6 +64,42 @@ def markdown_table(rows):
     return "\n".join(lines)
 
 
+def cpu_table(jdir, job):
+    """Markdown lines of per-core CPU (two-host runs record it on both
+    ends): per point and host, busy % over the sampled cores and of the busiest
+    core, mean over the runs, with the max and CV of the busiest core's
+    samples.  [] when no run recorded CPU."""
+    lines = []
+    for pt in job["points"]:
+        per_role = {}
+        for rj in sorted(glob.glob(os.path.join(jdir, pt["id"], "iter-*", "run.json"))):
+            try:
+                with open(rj) as f:
+                    cpu = json.load(f).get("cpu") or {}
+            except (OSError, ValueError):
+                continue
+            for role, c in cpu.items():
+                if not c.get("busiest"):
+                    continue
+                b = c["cores"][c["busiest"]]
+                per_role.setdefault(role, []).append((c.get("all"), c["busiest"], b))
+        for role, its in sorted(per_role.items()):
+            alls = [a for a, _, _ in its if a is not None]
+            lines.append("| %s | %s | %d | %s | %s | %.1f | %.1f | %s |" % (
+                pt["id"], role, len(its),
+                "%.1f" % stats.mean(alls) if alls else "-",
+                "/".join(sorted({c for _, c, _ in its})),
+                stats.mean([b["mean"] for _, _, b in its]),
+                max(b["max"] for _, _, b in its),
+                "%.3f" % stats.mean([b["cv"] for _, _, b in its if b["cv"] is not None])
+                if any(b["cv"] is not None for _, _, b in its) else "-"))
+    if not lines:
+        return []
+    return ["CPU busy % per host (1-s samples; busiest core = the highest mean):", "",
+            "| point | host | runs | cores mean | busiest core | its mean | its max | its CV |",
+            "|---|---|---|---|---|---|---|---|"] + lines + [""]
+
+
 # ------------------------------------------------------------------ plots ---
 
 def _save(fig, base, formats):
@@ -452,6 +488,7 @@ def write_report(rdir, formats=("png", "svg"), plots=True):
             md += [pivot_loss_tables(points), ""]
         elif job.get("report", {}).get("pivot") == "mix":
             md += [pivot_mix_table(points, job["report"].get("x")), ""]
+        md += cpu_table(os.path.dirname(jpath), job)
         for name, fig in (job_figures(job, points) if plots else []):
             paths = _save(fig, os.path.join(pdir, "%s-%s" % (job["name"], name)), formats)
             plt.close(fig)

@@ -206,6 +206,10 @@ def write_run_info(out, args, where):
     if where == "sim":
         info["kernel"] = "none: model simulator (selftests/model/linksim.c, frame mode)"
         info["platform"] = "userspace simulation of the 6.1 TCP sender and a dumbbell"
+    elif where == "ssh":
+        info["kernel"] = "see hosts.json"
+        info["platform"] = "two hosts over SSH: sender %s, receiver %s%s" % (
+            args.sender, args.receiver, ", netem %s" % args.netem if args.netem else "")
     elif where == "vm":
         info["kernel"] = args.kernel or vm_abi()
         info["platform"] = "QEMU TCG guest (selftests/vm/vm-run), 2 vCPUs"

@@ -100,9 +100,11 @@ def load_iteration(idir, groups):
 
 def load_ss(path, groups, names):
     """ss samples of the data sockets; a socket's group is found by its
-    destination port (point.sh gives group i port 5400 + i)."""
+    destination port (point.sh gives group i port 5400 + i, an ESnet job
+    names its port in src-cmd)."""
     if not os.path.exists(path):
         return []
+    by_port = {g.get("port") or 5400 + i: names[i - 1] for i, g in enumerate(groups, 1)}
     rows, acked = [], {}
     with open(path, newline="") as f:
         for r in csv.DictReader(f):
@@ -113,8 +115,7 @@ def load_ss(path, groups, names):
                        "acked": float(r["acked"] or 0), "cc": r["cc"]}
             except (KeyError, ValueError, IndexError):
                 continue
-            gi = port - 5400 - 1
-            row["group"] = names[gi] if 0 <= gi < len(names) else row["cc"]
+            row["group"] = by_port.get(port, row["cc"])
             acked[r["flow"]] = max(acked.get(r["flow"], 0), row["acked"])
             rows.append(row)
     return [r for r in rows if acked[r["flow"]] >= DATA_SOCKET_MIN_BYTES]
