@@ -100,14 +100,14 @@ static int apply_one(const char *arg)
 		unsigned int ver;
 
 		if (kstrtouint(val, 0, &ver) || bbr2_param_set_version(ver)) {
-			err("version=%s: invalid value (2 or 3)", val);
+			err("version=%s: Invalid argument (2 or 3)", val);
 			return -1;
 		}
 		return 0;
 	}
 	if (len == 11 && !strncmp(arg, "pacing_gain", 11)) {
 		if (bbr2_param_parse_pacing_gain(val, bbr2_pacing_gain_cycle)) {
-			err("pacing_gain=%s: invalid value (4 or 8 comma-separated gains in %u..%u, UP > 256, DOWN < 256)",
+			err("pacing_gain=%s: Invalid argument (4 or 8 gains in %u..%u, UP > 256, DOWN < 256)",
 			    val, BBR2_PACING_GAIN_MIN, BBR2_PACING_GAIN_MAX);
 			return -1;
 		}
@@ -119,7 +119,7 @@ static int apply_one(const char *arg)
 		return -1;
 	}
 	if (bbr2_param_parse_u32(p, val, &v)) {
-		err("%s=%s: invalid value (range %u..%u)", p->name, val, p->min,
+		err("%s=%s: Invalid argument (range %u..%u)", p->name, val, p->min,
 		    p->max);
 		return -1;
 	}

@@ -43,6 +43,7 @@ FUNCTIONAL_TESTS="
 # replaces the module's three when BBR2_CC=bbr2_bpf).
 BPF_FUNCTIONAL_TESTS="
 	bbr2_bpf_loads_tunes_and_unloads
+	bbr2_bpf_admin_guide_commands_work
 	bbr2_selectable_by_sysctl_route_and_socket
 "
 CAPACITY_TEST=link_capacity_not_cpu_bound
@@ -61,7 +62,8 @@ if [ "${BBR2_CC:-bbr2}" = bbr2_bpf ]; then
 	# congestion control cannot fill (no get_info): not judged for it
 	ALL_TESTS=$(echo $BPF_FUNCTIONAL_TESTS $CAPACITY_TEST ${BEHAVIOUR_TESTS/probe_rtt_every_5s/})
 elif [ -n "${BBR2_BPF:-}" ]; then
-	ALL_TESTS=$(echo $FUNCTIONAL_TESTS bbr2_bpf_loads_tunes_and_unloads $CAPACITY_TEST $BEHAVIOUR_TESTS)
+	ALL_TESTS=$(echo $FUNCTIONAL_TESTS bbr2_bpf_loads_tunes_and_unloads \
+		bbr2_bpf_admin_guide_commands_work $CAPACITY_TEST $BEHAVIOUR_TESTS)
 else
 	ALL_TESTS=$(echo $FUNCTIONAL_TESTS $CAPACITY_TEST $BEHAVIOUR_TESTS)
 fi
