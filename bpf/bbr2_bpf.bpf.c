@@ -24,8 +24,18 @@ u32 bbr2_pacing_gain_cycle[BBR2_CYCLE_LEN];
 /* The per-CPU working copies of the private area (bbr2_bpf_shim.h). */
 struct bbr2_bpf_cpu bbr2_bpf_cpus[BBR2_BPF_MAX_CPUS];
 
+#ifndef BBR2_BPF_DIAG_NO_PREEMPT
 extern void bpf_preempt_disable(void) __ksym;
 extern void bpf_preempt_enable(void) __ksym;
+#else
+/*
+ * Diagnostic build only (make BPF_DIAG=1): without the 6.10 kfunc, libbpf
+ * passes the program to an older kernel's verifier, which then says what
+ * else it refuses.  Not for use: the per-CPU slots need preemption off.
+ */
+static __always_inline void bpf_preempt_disable(void) { }
+static __always_inline void bpf_preempt_enable(void) { }
+#endif
 
 /* struct bbr2 must fit the stock private area (a division by 0 if not). */
 enum { BBR2_BPF_PRIV_FITS = 1 / (sizeof(struct bbr2) <= BBR2_BPF_PRIV_WORDS * 8) };
@@ -195,6 +205,7 @@ struct tcp_congestion_ops bbr2_bpf = {
 	.in_ack_event	= (void *)bbr2_bpf_in_ack_event,
 	.min_tso_segs	= (void *)bbr2_bpf_min_tso_segs,
 	.sndbuf_expand	= (void *)bbr2_bpf_sndbuf_expand,
+	.flags		= TCP_CONG_NON_RESTRICTED,
 	.name		= "bbr2_bpf",
 };
 

@@ -38,6 +38,8 @@ extern unsigned long CONFIG_HZ __kconfig;
 /* uapi values that BTF does not carry (inet_diag.h). */
 #define INET_DIAG_VEGASINFO	3
 #define INET_DIAG_BBRINFO	16
+/* <net/tcp.h>: any namespace may make it its default, as the module. */
+#define TCP_CONG_NON_RESTRICTED	0x1
 
 #else /* userspace: the model tests' kernel shim provides the types */
 
