@@ -21,7 +21,7 @@ CC=bbr2_bpf
 PDIR=/sys/module/$BBR2_MODULE/parameters
 
 require_root
-require_cmds ip tc iperf3 ss
+require_cmds ip tc iperf3 ss nsenter jq
 [ -x "$BBR2_BPF" ] || ktap_skip_all "no $BBR2_BPF (make bpf)"
 ktap_header
 dmesg_mark
@@ -73,6 +73,8 @@ ktap_info "ranges known for ${#HI[@]} parameters (from modinfo $src)"
 
 wrong="" tried=0
 for p in "${!HI[@]}"; do
+	# a list: its range is per element (the module's test probes it apart)
+	[ "$p" = pacing_gain ] && continue
 	[ -n "${VAL[$p]:-}" ] || { wrong+=" $p(missing)"; continue; }
 	bad=(abc -1 99999999999 "" "$(( HI[$p] + 1 ))")
 	[ "${LO[$p]}" -gt 0 ] && bad+=("$(( LO[$p] - 1 ))")
@@ -117,7 +119,7 @@ flow=$!
 sleep 5
 in_snd ss -tin dst "$RCV_IP" >"$TEST_OUT/ss1.txt"
 ktap_result "a socket uses $CC (ss -ti)" grep -qw "$CC" "$TEST_OUT/ss1.txt"
-"$BBR2_BPF" show >"$TEST_OUT/show1.txt"
+nsenter --net="/run/netns/$NS_SND" "$BBR2_BPF" show >"$TEST_OUT/show1.txt"
 ktap_info "bbr2-bpf show: $(grep -m1 "$RCV_IP" "$TEST_OUT/show1.txt")"
 ktap_result "bbr2-bpf show reports the flow's model state" \
 	grep -qE "$RCV_IP:[0-9]+ mode:(STARTUP|DRAIN|PROBE_BW|PROBE_RTT) .*min_rtt:[0-9]{5}" "$TEST_OUT/show1.txt"
@@ -126,7 +128,7 @@ IFS=, read -r -a gains <<<"$orig_gain"
 "$BBR2_BPF" set "pacing_gain=${gains[0]},${gains[1]},300,${gains[3]}"
 cruise=0
 for _ in $(seq 50); do
-	"$BBR2_BPF" show >"$TEST_OUT/show2.txt"
+	nsenter --net="/run/netns/$NS_SND" "$BBR2_BPF" show >"$TEST_OUT/show2.txt"
 	grep -q "phase:CRUISE .*pacing_gain:300 " "$TEST_OUT/show2.txt" && { cruise=1; break; }
 	sleep 0.1
 done
