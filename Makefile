@@ -17,6 +17,8 @@
 #                            (INSTALL_MOD_PATH=DIR: under a staging root)
 #   make matrix              build against 5.10, 6.1, 6.12 and 7.x headers
 #   make deb                 tcp-bbr2-dkms_<version>_all.deb (DKMS package)
+#   make bpf                 bbr2 as a BPF struct_ops congestion control
+#                            (bpf/: bbr2_bpf.bpf.o and the bbr2-bpf loader)
 #   make reproduce [QUICK=1] set up, then run every experiment of tools/jobs
 #                            in the VM and write tables and plots
 #                            (tools/bbr2-lab reproduce; tools/README.md)
@@ -30,7 +32,7 @@ PWD  := $(shell pwd)
 SELFTEST_KVER := $(if $(filter command line environment,$(origin KVER)),KVER=$(KVER))
 
 .PHONY: all modules clean check test selftest vm-selftest demo deps \
-	install uninstall reproduce matrix deb
+	install uninstall reproduce matrix deb bpf
 
 all: modules
 
@@ -49,10 +51,14 @@ clean:
 		rm -rf *.ko *.o *.mod *.mod.c .*.cmd src/*.o src/.*.cmd \
 			modules.order Module.symvers .tmp_versions; fi
 	if [ -d selftests/model ]; then $(MAKE) -C selftests/model clean; fi
+	if [ -d bpf ]; then $(MAKE) -C bpf clean; fi
 	rm -f tcp-bbr2-dkms_*.deb
 
 check:
 	$(MAKE) -C selftests/model check
+
+bpf:
+	$(MAKE) -C bpf
 
 test:
 	selftests/run-all.sh

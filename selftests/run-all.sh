@@ -129,6 +129,10 @@ add_counts "$RESULTS/model-san.log"
 stage "quick: tools unit tests (bbr2-lab statistics, report, plots)" tools-unit \
 	/usr/bin/python3 -m unittest discover -s "$REPO/tools/tests"
 
+stage "quick: bbr2_bpf: make bpf, the admin guide's build commands" bpf-build \
+	"$SELFTESTS/docs/bpf_build_commands_work.sh"
+add_ktap "$RESULTS/bpf-build.log"
+
 stage "quick: model tests on the 7.1 API (KVER=7.1)" model-7.1 \
 	make -C "$SELFTESTS/model" check KVER=7.1
 add_counts "$RESULTS/model-7.1.log"
@@ -209,6 +213,16 @@ else
 		make -C "$SELFTESTS" vm-tools NO_BUILD=1 KVER="$KVER" TESTS= \
 		RESULTS="$RESULTS/vm-tools"
 	add_counts "$RESULTS/vm-tools.log"
+
+	# Last, as it rebuilds tcp_bbr2.ko for its own kernel.
+	# bbr2_bpf, the BPF build: load, tunables, unload under load, the
+	# admin guide's commands, selection; on the first kernel >= 6.10 of
+	# kernels.conf (6.1's verifier refuses it).  About 4 minutes;
+	# BPF_TESTS=all adds the behavioural suite for it (about 30).
+	stage "vm: bbr2_bpf (BPF struct_ops build) functional tests" vm-bpf \
+		make -C "$SELFTESTS" vm-bpf ${BPF_TESTS:+BPF_TESTS="$BPF_TESTS"} \
+		RESULTS="$RESULTS/vm-bpf"
+	add_ktap "$RESULTS/vm-bpf.log"
 fi
 
 echo "== summary (logs in $RESULTS)"

@@ -33,6 +33,29 @@ runner_load_module()
 	return 1
 }
 
+# runner_load_bpf CLI: register bbr2_bpf (the BPF build, bpf/) with its CLI
+# unless it is registered already; says what happened as KTAP comments.  A
+# failure is not fatal: the tests that need bbr2_bpf skip or fail.
+runner_load_bpf()
+{
+	local cli=$1
+
+	if grep -qw bbr2_bpf /proc/sys/net/ipv4/tcp_available_congestion_control; then
+		echo "# bbr2_bpf already registered"
+		return 0
+	fi
+	if [ ! -x "$cli" ]; then
+		echo "# no $cli (make bpf): bbr2_bpf parts will be skipped"
+		return 1
+	fi
+	mountpoint -q /sys/fs/bpf || mount -t bpf bpf /sys/fs/bpf
+	if "$cli" load | sed 's/^/# /'; then
+		return 0
+	fi
+	echo "# $cli load FAILED: bbr2_bpf parts will be skipped"
+	return 1
+}
+
 # runner_run_test NR NAME SCRIPT: run SCRIPT (KTAP on stdout) under
 # TEST_TIMEOUT, its output indented as a subtest and kept in
 # RESULTS_DIR/NAME/, then print the "ok NR NAME" line.  Sets RUNNER_RESULT

@@ -54,6 +54,8 @@ pkgs+=(python3-matplotlib bpftrace python3-docutils)
 pkgs+=(openssh-client openssh-server sysstat)
 # static checks of the quick tier: sparse (make C=2), -m32 build of src/
 pkgs+=(sparse gcc-multilib)
+# make bpf: the BPF build of bbr2 (bpf/) and its loader, bbr2-bpf
+pkgs+=(clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev zstd)
 if [ $host_only = 0 ]; then
 	pkgs+=(qemu-system-x86 busybox-static python3-pip)
 	for abi in $KERNEL_ABIS; do

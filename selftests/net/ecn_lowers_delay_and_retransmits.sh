@@ -19,7 +19,6 @@ SECS=${SECS:-15}
 QDELAY_RATIO=${QDELAY_RATIO:-0.7}
 MAX_RETRANS_PCT=${MAX_RETRANS_PCT:-0.5}
 UTIL=${UTIL:-0.75}
-PARAM=/sys/module/$BBR2_MODULE/parameters/ecn_enable
 
 scenario_begin "$RATE"
 # shellcheck disable=SC2034 # read by dumbbell_setup in lib.sh
@@ -55,34 +54,31 @@ for cc in $CCS; do
 	reason=$(cc_skip_reason "$cc")
 	if [ "$cc" = "$BBR2_CC" ]; then
 		# a bbr2 without the ecn_enable knob is the wrong module
-		if [ -z "$reason" ] && [ ! -w "$PARAM" ]; then
-			ktap_fail "$cc: ECN response: no writable $PARAM"
+		if [ -z "$reason" ] && ! orig=$(bbr2_param_get ecn_enable); then
+			ktap_fail "$cc: ECN response: no ecn_enable tunable"
 			continue
 		fi
 		if [ -n "$reason" ]; then
 			ktap_skip "$cc: ECN response" "$reason"
 			continue
 		fi
-		orig=$(cat "$PARAM")
 		# shellcheck disable=SC2064 # restore the value read now
-		on_exit "eval echo '$orig' > '$PARAM'"
+		on_exit "eval bbr2_param_set ecn_enable '$orig'"
 		# v3 uses ECN only below ecn_max_rtt_us (5 ms, datacenter paths);
 		# this path's RTT is longer, so lift the limit for the test
-		maxrtt=${PARAM%/*}/ecn_max_rtt_us
-		if [ -w "$maxrtt" ]; then
-			orig_maxrtt=$(cat "$maxrtt")
+		if orig_maxrtt=$(bbr2_param_get ecn_max_rtt_us); then
 			# shellcheck disable=SC2064 # restore the value read now
-			on_exit "eval echo '$orig_maxrtt' > '$maxrtt'"
-			echo 0 >"$maxrtt"
+			on_exit "eval bbr2_param_set ecn_max_rtt_us '$orig_maxrtt'"
+			bbr2_param_set ecn_max_rtt_us 0
 			ktap_info "$cc: ecn_max_rtt_us $orig_maxrtt -> 0 (any RTT) for this test"
 		fi
 		for e in 0 1; do
-			echo "$e" >"$PARAM" || { ktap_fail "$cc: write ecn_enable=$e"; continue; }
+			bbr2_param_set ecn_enable "$e" || { ktap_fail "$cc: write ecn_enable=$e"; continue; }
 			run_case "$cc-ecn_enable=$e" "$cc" || continue
 			m=${marks[$cc-ecn_enable=$e]}
 			marks[$cc-ecn_enable=$e]=$((m - prev_marks)); prev_marks=$m
 		done
-		echo "$orig" >"$PARAM"
+		bbr2_param_set ecn_enable "$orig"
 	elif [ "$cc" = cubic ]; then
 		if [ -n "$reason" ]; then
 			ktap_skip "$cc: bed check" "$reason"

@@ -179,6 +179,29 @@ cc_available()
 	grep -qw -- "$1" /proc/sys/net/ipv4/tcp_available_congestion_control
 }
 
+# bbr2_param_get NAME / bbr2_param_set NAME VALUE: a tunable of $BBR2_CC:
+# the module's /sys/module/$BBR2_MODULE/parameters/NAME, or for bbr2_bpf
+# (the BPF build) through its CLI, $BBR2_BPF; non-zero if there is none or
+# the write is refused
+bbr2_param_get()
+{
+	if [ "$BBR2_CC" = bbr2_bpf ]; then
+		"${BBR2_BPF:-bbr2-bpf}" get "$1" 2>/dev/null | sed -n "s/^$1=//p" | grep .
+	else
+		cat "/sys/module/$BBR2_MODULE/parameters/$1" 2>/dev/null
+	fi
+}
+
+bbr2_param_set()
+{
+	if [ "$BBR2_CC" = bbr2_bpf ]; then
+		"${BBR2_BPF:-bbr2-bpf}" set "$1=$2"
+	else
+		[ -w "/sys/module/$BBR2_MODULE/parameters/$1" ] &&
+			echo "$2" >"/sys/module/$BBR2_MODULE/parameters/$1"
+	fi
+}
+
 # cc_skip_reason CC: print why CC cannot be tested (empty if it can)
 # scenario_begin RATE_MBIT: the opening of every behavioural test: root and
 # tools, the KTAP header, the dmesg mark, and the proof that the emulator
@@ -203,7 +226,9 @@ cc_skip_reason()
 	local cc=$1
 
 	cc_available "$cc" && return 0
-	if [ "$cc" = "$BBR2_CC" ]; then
+	if [ "$cc" = "$BBR2_CC" ] && [ "$cc" = bbr2_bpf ]; then
+		echo "bbr2_bpf not registered (run-suite.sh loads it with BBR2_BPF)"
+	elif [ "$cc" = "$BBR2_CC" ]; then
 		echo "$BBR2_MODULE not loaded (run-suite.sh loads it from BBR2_KO)"
 	else
 		echo "congestion control '$cc' not available (modprobe tcp_$cc?)"
