@@ -108,7 +108,7 @@ copy_bin()
 # build_initramfs OUT: the peer guest's root filesystem
 build_initramfs()
 {
-	local out=$1 b f mod
+	local out=$1 b f
 
 	ROOT=$BUILD/root
 	rm -rf "$ROOT"
