@@ -27,7 +27,7 @@
 # Every scenario: RATE 50 Mbit/s, RTT 40 ms, fq at the sender (lib.sh).
 
 # shellcheck disable=SC2317 # the scenarios are called as sc_$name
-TEST_NAME=bench-peers
+export TEST_NAME=bench-peers
 source "$(dirname "$0")/../net/lib.sh"
 
 RATE=${BENCH_RATE:-50}
