@@ -34,6 +34,8 @@
 #   SCENARIOS   subset of "deep16 late2 loss0 loss1 flows16 vscubic1 vscubic2"
 #   RESULTS     results directory; BBR2_KO module; VM_CPU_MODEL (-cpu, max)
 #   VM_TIMEOUT  per guest (2400 s)
+#   GUESTS      which guests run ("v3 debian"), for development
+#   BENCH_SECS  flow length (20 s; shorter only to try the machinery)
 #
 # Results: RESULTS/iterN/{v3,debian}/ (raw.tsv, iperf3 JSON, ping logs,
 # *.ccinfo samples, *.trace, console logs), RESULTS/raw.csv,
@@ -58,6 +60,7 @@ BBR2_KO=${BBR2_KO:-$REPO/tcp_bbr2.ko}
 V3_KERNEL=${V3_KERNEL:-}
 VM_TIMEOUT=${VM_TIMEOUT:-2400}
 cpu_model=${VM_CPU_MODEL:-max}
+GUESTS=${GUESTS:-"v3 debian"}
 
 say() { echo "bench-peers: $*" >&2; }
 die() { say "$*"; exit 1; }
@@ -274,8 +277,10 @@ fi
 
 for i in $(seq "$ITER"); do
 	say "==== iteration $i of $ITER ===="
-	[ -n "$V3_KERNEL" ] && run_peer "$RESULTS/iter$i/v3"
-	run_debian "$RESULTS/iter$i/debian"
+	if [ -n "$V3_KERNEL" ] && [[ " $GUESTS " == *" v3 "* ]]; then
+		run_peer "$RESULTS/iter$i/v3"
+	fi
+	[[ " $GUESTS " == *" debian "* ]] && run_debian "$RESULTS/iter$i/debian"
 done
 
 python3 "$BENCH/peers-report.py" "$RESULTS" ${V3_KERNEL:+--peer "$V3_KERNEL"} |
