@@ -159,6 +159,18 @@ BBR2_MODES = {0: "STARTUP", 1: "DRAIN", 3: "PROBE_RTT"}
 BBR2_CYCLE = {0: "UP", 1: "DOWN", 2: "CRUISE", 3: "REFILL"}
 
 
+def bbr1_phase(pacing_gain, cwnd_gain):
+    """BBRv1's state from its gains (tcp_bbr.c: STARTUP 2.89, DRAIN 1/2.89,
+    PROBE_BW 1.25/0.75/1 with cwnd_gain 2, PROBE_RTT 1 with cwnd_gain 1)."""
+    if pacing_gain > 600:
+        return "STARTUP"
+    if pacing_gain < 128:
+        return "DRAIN"
+    if cwnd_gain <= 256:
+        return "PROBE_RTT"
+    return {320: "UP", 192: "DOWN"}.get(int(pacing_gain), "CRUISE")
+
+
 def parse_ccinfo(path):
     socks = {}
     with open(path) as f:
@@ -262,6 +274,8 @@ def series_for(run, label, name, spec):
                 bl, bh = d.get("bw_lo"), d.get("bw_hi")
                 r["bw_lo_mbit"] = -1 if bl == -1 else (bl or 0) * 8e-6
                 r["bw_hi_mbit"] = -1 if bh == -1 else (bh or 0) * 8e-6
+            elif d.get("cc") == "bbr" and d.get("cwnd_gain") is not None:
+                r["phase"] = bbr1_phase(d["pacing_gain"], d["cwnd_gain"])
             elif trace:
                 st = at(d["t"])
                 r["phase"] = st.get("phase")
