@@ -206,7 +206,20 @@ write_env()
 	} >"$1"
 }
 
+# One guest at a time on this host (vm-run's lock): the benchmark takes the
+# lock once and keeps it for all its guests, so that no other guest runs
+# between its kernels; vm-run, started from here, gets a private lock.
+# PEERS_LOCK_HELD=1: the caller holds it already.
 VM_LOCK_FILE=${VM_LOCK:-${TMPDIR:-/tmp}/tcp_bbr2-vm.lock}
+take_vm_lock()
+{
+	[ "${PEERS_LOCK_HELD:-0}" = 1 ] && return 0
+	exec 8>>"$VM_LOCK_FILE"
+	if ! flock -n 8; then
+		say "another guest is running (lock $VM_LOCK_FILE); waiting"
+		flock -w "${VM_LOCK_WAIT:-7200}" 8 || die "gave up waiting for $VM_LOCK_FILE"
+	fi
+}
 
 # run_peer DIR: boot V3_KERNEL with the initramfs, results into DIR
 run_peer()
@@ -217,12 +230,6 @@ run_peer()
 	img=$dir/out.img
 	rm -f "$img"
 	truncate -s 512M "$img"
-	# the same lock vm-run takes: one guest at a time on this host
-	exec 8>>"$VM_LOCK_FILE"
-	if ! flock -n 8; then
-		say "another guest is running (lock $VM_LOCK_FILE); waiting"
-		flock -w "${VM_LOCK_WAIT:-7200}" 8 || die "gave up waiting for $VM_LOCK_FILE"
-	fi
 	say "booting $V3_KERNEL under TCG (2 cpus, 2G, -cpu $cpu_model); console: $dir/console.log"
 	t0=$(date +%s)
 	set +e
@@ -234,7 +241,6 @@ run_peer()
 		tr -d '\r' | tee "$dir/console.log" | grep --line-buffered -E '^# |@@BENCH' >&2
 	rc=${PIPESTATUS[0]}
 	set -e
-	exec 8>&-
 	say "peer guest finished after $(( $(date +%s) - t0 ))s (qemu exit $rc)"
 	echo "$(( $(date +%s) - t0 ))" >"$dir/vm-secs"
 	tar -xf "$img" -C "$dir" 2>/dev/null || say "no results archive on the output disk"
@@ -251,7 +257,7 @@ run_debian()
 
 	mkdir -p "$dir"
 	t0=$(date +%s)
-	"$SELFTESTS/vm/vm-run" -k "$KVER" -t "$VM_TIMEOUT" -r "$dir" \
+	VM_LOCK=$BUILD/vm.lock "$SELFTESTS/vm/vm-run" -k "$KVER" -t "$VM_TIMEOUT" -r "$dir" \
 		${VM_CPU_MODEL:+--cpu-model "$VM_CPU_MODEL"} \
 		-e "BBR2_KO=$BBR2_KO" -e "CCS=$CCS" -e "SCENARIOS=$SCENARIOS" \
 		-e "CCINFO=$BUILD/ccinfo" -e "BENCH_SECS=${BENCH_SECS:-20}" -- \
@@ -275,6 +281,8 @@ else
 fi
 [ -f "$BBR2_KO" ] || say "WARNING: $BBR2_KO missing: the bbr2 columns will be empty"
 
+take_vm_lock
+bench_t0=$(date +%s)
 for i in $(seq "$ITER"); do
 	say "==== iteration $i of $ITER ===="
 	if [ -n "$V3_KERNEL" ] && [[ " $GUESTS " == *" v3 "* ]]; then
@@ -283,6 +291,7 @@ for i in $(seq "$ITER"); do
 	[[ " $GUESTS " == *" debian "* ]] && run_debian "$RESULTS/iter$i/debian"
 done
 
+say "all guests done after $(( $(date +%s) - bench_t0 ))s"
 python3 "$BENCH/peers-report.py" "$RESULTS" ${V3_KERNEL:+--peer "$V3_KERNEL"} |
 	tee "$RESULTS/report.txt"
 say "results: $RESULTS"
