@@ -33,7 +33,7 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <linux/tcp.h>
-#include <stdint.h>
+#include <linux/types.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,25 +54,25 @@
 
 /* Google's BBRv3 struct tcp_bbr_info: the stock 20 bytes, then 32 more. */
 struct bbr3_cc_info {
-	uint32_t bw_lsb, bw_msb;	/* bw in use, bytes/s */
-	uint32_t min_rtt_us;
-	uint32_t pacing_gain, cwnd_gain;
-	uint32_t bw_hi_lsb, bw_hi_msb;	/* long-term max bw, bytes/s */
-	uint32_t bw_lo_lsb, bw_lo_msb;	/* short-term bound, ~0 = none */
-	uint8_t mode, phase, pad, version;
-	uint32_t inflight_lo, inflight_hi, extra_acked;
+	__u32 bw_lsb, bw_msb;	/* bw in use, bytes/s */
+	__u32 min_rtt_us;
+	__u32 pacing_gain, cwnd_gain;
+	__u32 bw_hi_lsb, bw_hi_msb;	/* long-term max bw, bytes/s */
+	__u32 bw_lo_lsb, bw_lo_msb;	/* short-term bound, ~0 = none */
+	__u8 mode, phase, pad, version;
+	__u32 inflight_lo, inflight_hi, extra_acked;
 };
 
 #define STOCK_INFO_LEN 20
 
 _Static_assert(sizeof(struct bbr3_cc_info) == 52, "BBRv3 info is 52 bytes");
 
-static uint64_t join64(uint32_t lsb, uint32_t msb)
+static __u64 join64(__u32 lsb, __u32 msb)
 {
-	return (uint64_t)msb << 32 | lsb;
+	return (__u64)msb << 32 | lsb;
 }
 
-static void print_bound(FILE *out, const char *name, uint64_t v, uint64_t none)
+static void print_bound(FILE *out, const char *name, __u64 v, __u64 none)
 {
 	if (v == none)
 		fprintf(out, " %s=-1", name);
@@ -111,12 +111,15 @@ static void sample_socket(FILE *out, double now, int fd, struct in_addr dst)
 	if (getsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, cc, &len))
 		strcpy(cc, "?");
 
-	fprintf(out, "%.3f %u>%u cc=%s ca_state=%u rtt_us=%u rttvar_us=%u cwnd=%u ssthresh=%u unacked=%u lost=%u retrans_total=%u bytes_acked=%llu pacing_rate=%llu delivery_rate=%llu",
-		now, ntohs(self.sin_port), ntohs(peer.sin_port), cc,
-		ti.tcpi_ca_state, ti.tcpi_rtt, ti.tcpi_rttvar, ti.tcpi_snd_cwnd,
-		ti.tcpi_snd_ssthresh, ti.tcpi_unacked, ti.tcpi_lost,
-		ti.tcpi_total_retrans,
-		(unsigned long long)ti.tcpi_bytes_acked,
+	fprintf(out, "%.3f %u>%u cc=%s ca_state=%u", now, ntohs(self.sin_port),
+		ntohs(peer.sin_port), cc, ti.tcpi_ca_state);
+	fprintf(out, " rtt_us=%u rttvar_us=%u cwnd=%u ssthresh=%u unacked=%u",
+		ti.tcpi_rtt, ti.tcpi_rttvar, ti.tcpi_snd_cwnd,
+		ti.tcpi_snd_ssthresh, ti.tcpi_unacked);
+	fprintf(out, " lost=%u retrans_total=%u bytes_acked=%llu",
+		ti.tcpi_lost, ti.tcpi_total_retrans,
+		(unsigned long long)ti.tcpi_bytes_acked);
+	fprintf(out, " pacing_rate=%llu delivery_rate=%llu",
 		(unsigned long long)ti.tcpi_pacing_rate,
 		(unsigned long long)ti.tcpi_delivery_rate);
 
