@@ -427,7 +427,8 @@ def main():
                 with open(fn, "w", newline="") as f:
                     w = csv.DictWriter(f, fieldnames=SERIES_COLS, extrasaction="ignore")
                     w.writeheader()
-                    w.writerows(ser)
+                    w.writerows({k: round(v, 3) if isinstance(v, float) else v
+                                 for k, v in r.items()} for r in ser)
                 if name != "deep16":
                     continue
                 phases = [r.get("phase") for r in ser if r["t"] >= 5 and r.get("phase")]
