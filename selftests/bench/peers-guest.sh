@@ -109,11 +109,27 @@ spec_file() { echo "${1//[:=,]/_}"; }
 
 _ccinfo_pid=""
 _trace_on=0
+_trace_ready=0
+
+# trace_setup: enable bbr2's tracepoints once, before any measurement.
+# Turning an event on or off patches kernel text (static keys, int3); a
+# TCG guest with 2 vCPUs once took an "Oops: int3" right after such a
+# switch, so it happens once per boot, and every bbr2 run of every scenario
+# runs with the events on.
+trace_setup()
+{
+	[ -d "$TRACEFS/events/bbr2" ] || return 0
+	echo 16384 >"$TRACEFS/buffer_size_kb" 2>/dev/null
+	echo 1 >"$TRACEFS/events/bbr2/enable" || return 0
+	echo 0 >"$TRACEFS/tracing_on"
+	: >"$TRACEFS/trace"
+	_trace_ready=1
+}
 
 # trace_start SPEC NAME / trace_stop: the CC's state over the flow.  The
 # ccinfo sampler reads TCP_INFO and TCP_CC_INFO (52 bytes with BBRv3's
 # mode, phase, inflight_lo/hi, bw_lo/hi) every 100 ms from iperf3's
-# sockets; for bbr2 the module's tracepoints are logged as well.
+# sockets; for bbr2 the module's tracepoint log of the flow is kept too.
 trace_start()
 {
 	local spec=$1 name=$2 base
@@ -124,11 +140,8 @@ trace_start()
 		_ccinfo_pid=$!
 		bg_track "$_ccinfo_pid"
 	fi
-	if [ "$(spec_cc "$spec")" = "$BBR2_CC" ] && [ -d "$TRACEFS/events/bbr2" ]; then
-		echo 0 >"$TRACEFS/tracing_on"
+	if [ "$(spec_cc "$spec")" = "$BBR2_CC" ] && [ "$_trace_ready" = 1 ]; then
 		: >"$TRACEFS/trace"
-		echo 16384 >"$TRACEFS/buffer_size_kb" 2>/dev/null
-		echo 1 >"$TRACEFS/events/bbr2/enable"
 		echo 1 >"$TRACEFS/tracing_on"
 		# ties the trace clock to the epoch the other samples use
 		echo "bench-peers epoch $EPOCHREALTIME" >"$TRACEFS/trace_marker"
@@ -146,11 +159,9 @@ trace_stop()
 		_ccinfo_pid=""
 	fi
 	if [ "$_trace_on" = 1 ]; then
-		echo 0 >"$TRACEFS/events/bbr2/enable"
 		echo 0 >"$TRACEFS/tracing_on"
 		cp "$TRACEFS/trace" "$TEST_OUT/$name-$(spec_file "$spec").trace"
 		: >"$TRACEFS/trace"
-		echo 1 >"$TRACEFS/tracing_on"
 		_trace_on=0
 	fi
 	return 0
@@ -339,6 +350,9 @@ if [ -e /proc/modules ]; then
 	done
 fi
 mountpoint -q "$TRACEFS" 2>/dev/null || mount -t tracefs tracefs "$TRACEFS" 2>/dev/null
+for spec in $CCS; do
+	[ "$(spec_cc "$spec")" = "$BBR2_CC" ] && { trace_setup; break; }
+done
 say "available: $(cat /proc/sys/net/ipv4/tcp_available_congestion_control)"
 record meta - kernel "$(uname -r)"
 record meta - available "$(tr ' ' , </proc/sys/net/ipv4/tcp_available_congestion_control)"
