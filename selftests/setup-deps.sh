@@ -58,6 +58,9 @@ pkgs+=(sparse gcc-multilib)
 pkgs+=(clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev zstd)
 if [ $host_only = 0 ]; then
 	pkgs+=(qemu-system-x86 busybox-static python3-pip)
+	# vm-bench-peers: the peer kernel's initramfs (cpio), its static
+	# TCP_CC_INFO sampler (libc.a)
+	pkgs+=(cpio libc6-dev)
 	for abi in $KERNEL_ABIS; do
 		pkgs+=("linux-image-$abi-unsigned" "linux-headers-$abi")
 	done

@@ -1,0 +1,413 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The guest half of the peer benchmark (vm-bench-peers.sh): runs inside one
+# booted kernel (the Debian kernel through vm-run, or a peer kernel such as
+# Google's BBRv3 from the initramfs vm-bench-peers.sh builds), measures every
+# scenario with every congestion control of CCS on the dumbbell of
+# ../net/lib.sh, and writes the numbers, one per line, to
+# $RESULTS_DIR/raw.tsv:
+#
+#   <scenario> TAB <cc spec> TAB <metric> TAB <value>
+#
+# plus the raw material (iperf3 JSON, ping logs, TCP_INFO/TCP_CC_INFO samples,
+# bbr2 tracepoint logs) under $RESULTS_DIR/bench-peers/.  It asserts nothing:
+# the host compares kernels and CCs.
+#
+# Environment:
+#   CCS        congestion control specs, "name[:param=value...]": the params
+#              are written to /sys/module/tcp_<name>/parameters/ for that
+#              run and every parameter of the module is restored afterwards
+#              (e.g. "bbr2 bbr2:version=2 bbr cubic")
+#   SCENARIOS  subset of: deep16 late2 loss0 loss1 flows16 vscubic1 vscubic2
+#   CCINFO     path of the static ccinfo sampler (TCP_INFO + TCP_CC_INFO)
+#   BBR2_KO    tcp_bbr2.ko to insmod when a spec needs bbr2
+#   BENCH_SECS flow length (20; the late-flow scenario runs twice as long)
+#
+# Every scenario: RATE 50 Mbit/s, RTT 40 ms, fq at the sender (lib.sh).
+
+# shellcheck disable=SC2317 # the scenarios are called as sc_$name
+export TEST_NAME=bench-peers
+source "$(dirname "$0")/../net/lib.sh"
+
+RATE=${BENCH_RATE:-50}
+RTT=${BENCH_RTT:-40}
+SECS=${BENCH_SECS:-20}
+LATE=3				# s, start of the second flow in late2
+WARMUP=5			# s of each flow left out of ping statistics
+ALL_SCENARIOS="deep16 late2 loss0 loss1 flows16 vscubic1 vscubic2"
+SCENARIOS=${SCENARIOS:-$ALL_SCENARIOS}
+CCS=${CCS:-"bbr2 bbr cubic"}
+CCINFO=${CCINFO:-}
+RAW=$RESULTS_DIR/raw.tsv
+TRACEFS=/sys/kernel/tracing
+
+say() { echo "# $*"; }
+
+# record SCENARIO SPEC METRIC VALUE
+record()
+{
+	printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" >>"$RAW"
+	say "  $1 $2 $3=$4"
+}
+
+# ---------------------------------------------------- module parameters ---
+
+_saved_params=()
+_saved_dir=""
+
+# spec_cc SPEC: the congestion control name of a spec
+spec_cc() { echo "${1%%:*}"; }
+
+# spec_apply SPEC: remember every parameter of the CC's module, then set the
+# spec's; version (which loads a whole set of constants) is written first
+spec_apply()
+{
+	local spec=$1 cc dir p kv params
+
+	cc=$(spec_cc "$spec")
+	_saved_params=()
+	_saved_dir=""
+	[[ "$spec" == *:* ]] || return 0
+	dir=/sys/module/tcp_$cc/parameters
+	[ -d "$dir" ] || { say "$spec: no $dir"; return 1; }
+	_saved_dir=$dir
+	for p in "$dir"/*; do
+		[ -w "$p" ] && _saved_params+=("${p##*/}=$(cat "$p")")
+	done
+	IFS=: read -r -a params <<<"${spec#*:}"
+	for kv in "${params[@]}"; do
+		[ "${kv%%=*}" = version ] && { echo "${kv#*=}" >"$dir/version" || return 1; }
+	done
+	for kv in "${params[@]}"; do
+		[ "${kv%%=*}" = version ] && continue
+		echo "${kv#*=}" >"$dir/${kv%%=*}" || { say "$spec: cannot set $kv"; return 1; }
+	done
+	return 0
+}
+
+spec_restore()
+{
+	local kv
+
+	[ -n "$_saved_dir" ] || return 0
+	for kv in "${_saved_params[@]}"; do
+		[ "${kv%%=*}" = version ] && echo "${kv#*=}" >"$_saved_dir/version"
+	done
+	for kv in "${_saved_params[@]}"; do
+		[ "${kv%%=*}" = version ] && continue
+		echo "${kv#*=}" >"$_saved_dir/${kv%%=*}" 2>/dev/null
+	done
+	_saved_dir=""
+	return 0
+}
+
+# spec_file SPEC: the spec as a file name part
+spec_file() { echo "${1//[:=,]/_}"; }
+
+# ------------------------------------------------------------- samplers ---
+
+_ccinfo_pid=""
+_trace_on=0
+_trace_ready=0
+
+# trace_setup: enable bbr2's tracepoints once, before any measurement.
+# Turning an event on or off patches kernel text (static keys, int3); a
+# TCG guest with 2 vCPUs once took an "Oops: int3" right after such a
+# switch, so it happens once per boot, and every bbr2 run of every scenario
+# runs with the events on.
+trace_setup()
+{
+	[ -d "$TRACEFS/events/bbr2" ] || return 0
+	echo 16384 >"$TRACEFS/buffer_size_kb" 2>/dev/null
+	echo 1 >"$TRACEFS/events/bbr2/enable" || return 0
+	echo 0 >"$TRACEFS/tracing_on"
+	: >"$TRACEFS/trace"
+	_trace_ready=1
+}
+
+# trace_start SPEC NAME / trace_stop: the CC's state over the flow.  The
+# ccinfo sampler reads TCP_INFO and TCP_CC_INFO (52 bytes with BBRv3's
+# mode, phase, inflight_lo/hi, bw_lo/hi) every 100 ms from iperf3's
+# sockets; for bbr2 the module's tracepoint log of the flow is kept too.
+trace_start()
+{
+	local spec=$1 name=$2 base
+
+	base=$TEST_OUT/$name-$(spec_file "$spec")
+	if [ -n "$CCINFO" ] && [ -x "$CCINFO" ]; then
+		"$CCINFO" "$RCV_IP" 100 "$base.ccinfo" </dev/null >/dev/null 2>&1 &
+		_ccinfo_pid=$!
+		bg_track "$_ccinfo_pid"
+	fi
+	if [ "$(spec_cc "$spec")" = "$BBR2_CC" ] && [ "$_trace_ready" = 1 ]; then
+		: >"$TRACEFS/trace"
+		echo 1 >"$TRACEFS/tracing_on"
+		# ties the trace clock to the epoch the other samples use
+		echo "bench-peers epoch $EPOCHREALTIME" >"$TRACEFS/trace_marker"
+		_trace_on=1
+	fi
+}
+
+trace_stop()
+{
+	local spec=$1 name=$2
+
+	if [ -n "$_ccinfo_pid" ]; then
+		kill "$_ccinfo_pid" 2>/dev/null
+		wait "$_ccinfo_pid" 2>/dev/null
+		_ccinfo_pid=""
+	fi
+	if [ "$_trace_on" = 1 ]; then
+		echo 0 >"$TRACEFS/tracing_on"
+		cp "$TRACEFS/trace" "$TEST_OUT/$name-$(spec_file "$spec").trace"
+		: >"$TRACEFS/trace"
+		_trace_on=0
+	fi
+	return 0
+}
+
+# ------------------------------------------------------------ scenarios ---
+
+# iperf_failed OUT: say why an iperf3 run failed
+iperf_failed()
+{
+	say "iperf3 failed: $(head -c 300 "$1.err" "$1" 2>/dev/null | tr '\n' ' ')"
+}
+
+# ping_stats LOG T0 BASE: "median_ms p95_ms n" of ping RTTs (iputils ping
+# -D) sent WARMUP s or more after T0, minus BASE
+ping_stats()
+{
+	awk -v t0="$2" -v warm="$WARMUP" -v base="$3" '
+		/time=/ {
+			t = substr($1, 2, length($1) - 2)
+			if (t + 0 < t0 + warm) next
+			for (i = 1; i <= NF; i++)
+				if ($i ~ /^time=/) { v[n++] = substr($i, 6) - base }
+		}
+		END {
+			if (!n) { print "-", "-", 0; exit }
+			for (i = 0; i < n; i++)		# insertion sort, n ~ 75
+				for (j = i; j > 0 && v[j] < v[j - 1]; j--) {
+					x = v[j]; v[j] = v[j - 1]; v[j - 1] = x
+				}
+			m = (n % 2) ? v[(n - 1) / 2] : (v[n / 2 - 1] + v[n / 2]) / 2
+			p = int(0.95 * n + 0.999999) - 1
+			printf "%.2f %.2f %d\n", m, v[p], n
+		}' "$1"
+}
+
+# deep16 SPEC: 1 flow, 16-BDP buffer, ping beside it: queueing delay
+sc_deep16()
+{
+	local spec=$1 cc base out plog t0 g p q95 qm n pid
+
+	cc=$(spec_cc "$spec")
+	out=$TEST_OUT/deep16-$(spec_file "$spec").json
+	plog=$TEST_OUT/deep16-$(spec_file "$spec").ping
+	base=$(in_snd ping -c 5 -i 0.2 "$RCV_IP" |
+		awk -F'time=' '/time=/ { split($2, a, " "); if (m == "" || a[1] < m) m = a[1] } END { print m }')
+	[ -n "$base" ] || { say "deep16: no base RTT"; return 1; }
+	record deep16 "$spec" base_rtt_ms "$base"
+	trace_start "$spec" deep16
+	iperf_server_next || return 1
+	t0=$EPOCHREALTIME
+	ip netns exec "$NS_SND" ping -D -i 0.2 -w "$SECS" "$RCV_IP" >"$plog" 2>&1 &
+	pid=$!
+	bg_track "$pid"
+	iperf_client "$out" "$cc" "$SECS" "$IPERF_PORT" || { iperf_failed "$out"; trace_stop "$spec" deep16; return 1; }
+	wait "$pid"
+	trace_stop "$spec" deep16
+	read -r g _ p _ < <(iperf_summary "$out")
+	read -r qm q95 n < <(ping_stats "$plog" "$t0" "$base")
+	record deep16 "$spec" goodput_mbit "$g"
+	record deep16 "$spec" retrans_pct "$p"
+	record deep16 "$spec" qdelay_med_ms "$qm"
+	record deep16 "$spec" qdelay_p95_ms "$q95"
+	record deep16 "$spec" ping_samples "$n"
+}
+
+# late2 SPEC: 2 flows, the 2nd LATE s after the 1st, 2*SECS s: Jain over
+# the last SECS s
+sc_late2()
+{
+	local spec=$1 cc secs=$((2 * SECS)) p1 p2 t1 t2 pid1 rc1 rc2 off f1 f2
+	local o1 o2
+
+	cc=$(spec_cc "$spec")
+	o1=$TEST_OUT/late2-$(spec_file "$spec")-1.json
+	o2=$TEST_OUT/late2-$(spec_file "$spec")-2.json
+	iperf_server_next || return 1
+	p1=$IPERF_PORT
+	iperf_server_next || return 1
+	p2=$IPERF_PORT
+	trace_start "$spec" late2
+	t1=$EPOCHREALTIME
+	iperf_client "$o1" "$cc" "$secs" "$p1" &
+	pid1=$!
+	sleep "$LATE"
+	t2=$EPOCHREALTIME
+	iperf_client "$o2" "$cc" "$((secs - LATE))" "$p2"
+	rc2=$?
+	wait "$pid1"
+	rc1=$?
+	trace_stop "$spec" late2
+	[ "$rc1" -eq 0 ] || { iperf_failed "$o1"; return 1; }
+	[ "$rc2" -eq 0 ] || { iperf_failed "$o2"; return 1; }
+	off=$(fcalc "$t2 - $t1")
+	f1=$($NETTOOL iperf-window "$o1" "$((secs - SECS))" "$secs" 0)
+	f2=$($NETTOOL iperf-window "$o2" "$((secs - SECS))" "$secs" "$off")
+	record late2 "$spec" flow1_mbit "$f1"
+	record late2 "$spec" flow2_mbit "$f2"
+	record late2 "$spec" sum_mbit "$(fcalc "$f1 + $f2")"
+	record late2 "$spec" jain "$(jain "$f1" "$f2")"
+}
+
+# one_flow NAME SPEC [iperf3 args]: goodput and retransmits of one run
+one_flow()
+{
+	local name=$1 spec=$2 out g p
+
+	shift 2
+	out=$TEST_OUT/$name-$(spec_file "$spec").json
+	iperf_flow "$out" "$(spec_cc "$spec")" "$SECS" "$@" || { iperf_failed "$out"; return 1; }
+	read -r g _ p _ < <(iperf_summary "$out")
+	record "$name" "$spec" goodput_mbit "$g"
+	record "$name" "$spec" retrans_pct "$p"
+}
+
+sc_loss0() { one_flow loss0 "$1"; }
+sc_loss1() { one_flow loss1 "$1"; }
+sc_flows16() { one_flow flows16 "$1" -P 16; }
+
+# vscubic NAME SPEC: one flow of SPEC against one cubic flow
+sc_vscubic()
+{
+	local name=$1 spec=$2 cc p1 p2 pid rc1 rc2 a b o1 o2
+
+	cc=$(spec_cc "$spec")
+	[ "$cc" = cubic ] && return 0
+	o1=$TEST_OUT/$name-$(spec_file "$spec").json
+	o2=$TEST_OUT/$name-$(spec_file "$spec")-cubic.json
+	iperf_server_next || return 1
+	p1=$IPERF_PORT
+	iperf_server_next || return 1
+	p2=$IPERF_PORT
+	iperf_client "$o1" "$cc" "$SECS" "$p1" &
+	pid=$!
+	iperf_client "$o2" cubic "$SECS" "$p2"
+	rc2=$?
+	wait "$pid"
+	rc1=$?
+	[ "$rc1" -eq 0 ] || { iperf_failed "$o1"; return 1; }
+	[ "$rc2" -eq 0 ] || { iperf_failed "$o2"; return 1; }
+	read -r a _ < <(iperf_summary "$o1")
+	read -r b _ < <(iperf_summary "$o2")
+	record "$name" "$spec" goodput_mbit "$a"
+	record "$name" "$spec" cubic_mbit "$b"
+	record "$name" "$spec" share "$(awk "BEGIN { printf \"%.3f\", $a / ($a + $b + 1e-9) }")"
+}
+
+sc_vscubic1() { sc_vscubic vscubic1 "$1"; }
+sc_vscubic2() { sc_vscubic vscubic2 "$1"; }
+
+# scenario_net NAME: the dumbbell of a scenario
+scenario_net()
+{
+	case $1 in
+	deep16) dumbbell_setup "$RATE" "$RTT" 0 16 ;;
+	late2) dumbbell_setup "$RATE" "$RTT" 0 2 ;;
+	loss0) dumbbell_setup "$RATE" "$RTT" 0 1 ;;
+	loss1) dumbbell_setup "$RATE" "$RTT" 1 1 ;;
+	flows16) dumbbell_setup "$RATE" "$RTT" 0 0.05 ;;
+	vscubic1) dumbbell_setup "$RATE" "$RTT" 0 1 ;;
+	vscubic2) dumbbell_setup "$RATE" "$RTT" 0 2 ;;
+	*) say "unknown scenario $1"; return 1 ;;
+	esac
+}
+
+# ----------------------------------------------------------------- main ---
+
+require_root
+require_cmds ip tc iperf3 python3 ping
+mkdir -p "$RESULTS_DIR"
+: >"$RAW"
+start=$(date +%s)
+say "bench-peers guest: $(uname -r), $(nproc) cpus, CCS='$CCS', SCENARIOS='$SCENARIOS'"
+
+if [ -e /proc/modules ]; then
+	for m in tcp_bbr sch_netem sch_tbf sch_fq sch_fq_codel veth; do
+		modprobe "$m" 2>/dev/null
+	done
+	for spec in $CCS; do
+		if [ "$(spec_cc "$spec")" = "$BBR2_CC" ]; then
+			# shellcheck source=../runner-lib.sh
+			source "$(dirname "$0")/../runner-lib.sh"
+			runner_load_module "${BBR2_KO:-}"
+			break
+		fi
+	done
+fi
+mountpoint -q "$TRACEFS" 2>/dev/null || mount -t tracefs tracefs "$TRACEFS" 2>/dev/null
+for spec in $CCS; do
+	[ "$(spec_cc "$spec")" = "$BBR2_CC" ] && { trace_setup; break; }
+done
+say "available: $(cat /proc/sys/net/ipv4/tcp_available_congestion_control)"
+record meta - kernel "$(uname -r)"
+record meta - available "$(tr ' ' , </proc/sys/net/ipv4/tcp_available_congestion_control)"
+
+dmesg_mark
+# capacity WHEN: the emulator must carry the link: cubic through a clean
+# dumbbell, as every behavioural test proves it (lib.sh)
+capacity()
+{
+	local ok=1 last="" f
+
+	if [ "$1" = before ]; then
+		capacity_check "$RATE" "$CAPACITY_FLOWS" before || ok=0
+	else
+		capacity_recheck "$RATE" || ok=0
+	fi
+	for f in "$TEST_OUT"/capacity-"$1"-*.json; do
+		[ -e "$f" ] && last=$f	# the last try's
+	done
+	[ -n "$last" ] && record meta - "capacity_${1}_mbit" \
+		"$($NETTOOL iperf-window "$last" 2 "$CAPACITY_SECS" 0)"
+	record meta - "capacity_${1}_ok" "$ok"
+}
+capacity before
+
+for sc in $SCENARIOS; do
+	if [[ " $ALL_SCENARIOS " != *" $sc "* ]]; then
+		say "unknown scenario '$sc' (known: $ALL_SCENARIOS)"
+		continue
+	fi
+	t_sc=$(date +%s)
+	scenario_net "$sc" || { say "$sc: dumbbell setup failed"; continue; }
+	say "$sc: $(dumbbell_describe)"
+	for spec in $CCS; do
+		cc=$(spec_cc "$spec")
+		if ! cc_available "$cc"; then
+			say "$sc $spec: $(cc_skip_reason "$cc")"
+			continue
+		fi
+		if ! spec_apply "$spec"; then
+			spec_restore
+			continue
+		fi
+		"sc_$sc" "$spec" || say "$sc $spec: FAILED"
+		spec_restore
+	done
+	dumbbell_teardown
+	record meta - "secs_$sc" "$(( $(date +%s) - t_sc ))"
+done
+
+capacity after
+dmesg_check
+clean=1
+grep -qE "$DMESG_BAD" "$TEST_OUT/dmesg.log" 2>/dev/null && clean=0
+record meta - kernel_log_clean "$clean"
+record meta - secs_total "$(( $(date +%s) - start ))"
+say "bench-peers guest done in $(( $(date +%s) - start ))s"
+exit 0
