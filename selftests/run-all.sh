@@ -38,7 +38,7 @@ RESULTS=${RESULTS:-$SELFTESTS/results/$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$RESULTS"
 
 passed=0 failed=0 skipped=0
-declare -a report
+declare -a report failed_logs
 
 stage() {	# stage NAME LOG CMD...: run CMD, log it, count it
 	local name=$1 log=$RESULTS/$2.log start rc
@@ -51,6 +51,7 @@ stage() {	# stage NAME LOG CMD...: run CMD, log it, count it
 		passed=$((passed + 1)); report+=("ok      $name ($(( $(date +%s) - start ))s)")
 	else
 		failed=$((failed + 1)); report+=("FAILED  $name (exit $rc, log $log)")
+		failed_logs+=("$log")
 		tail -n 25 "$log" | sed 's/^/   | /'
 	fi
 	return $rc
@@ -233,5 +234,13 @@ fi
 
 echo "== summary (logs in $RESULTS)"
 printf '   %s\n' "${report[@]}"
+# Last, so that a CI page showing only the end of the output still says
+# what failed: each failed stage's failing checks, with the comment lines
+# just before them (the measured values), and the runner's own errors.
+for log in "${failed_logs[@]}"; do
+	echo "== why $(basename "$log" .log) failed"
+	grep -B3 -E '^ *not ok |^vm-run: .*(timed out|crash|oops|error)|^make.*Error' "$log" |
+		grep -v '^ *ok ' | cut -c1-200 | head -n 20 | sed 's/^/   | /'
+done
 echo "total: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
