@@ -102,13 +102,13 @@ struct bbr2 {
 		ece_pending:1,		/* in_ack_event saw ECE for this ACK */
 		undo_bw_lo_set:1,	/* bw_lo was bounded when recovery began */
 		undo_inflight_lo_set:1,	/* inflight_lo: the same */
-		unused_a:1;
+		queue_in_round:1;	/* loss_mode 1: RTT above min_rtt */
 	u32	ecn_alpha:9,		/* EWMA of the CE ratio, 1/256 */
 		rounds_since_probe:8,	/* rounds since bw was last probed */
 		loss_events_in_round:4,	/* ACKs reporting loss, STARTUP round */
 		startup_ecn_rounds:2,	/* consecutive high-CE STARTUP rounds */
 		init_cwnd:7,		/* cwnd at init, capped at 127 */
-		unused_b:2;
+		bg_loss_level:2;	/* loss_mode 1: cruising loss rate */
 };
 
 /* Windowed max recent bw sample: the last 1-2 PROBE_BW cycles. */

@@ -611,6 +611,71 @@ static bool bbr2_can_use_ecn(const struct sock *sk)
 	       (!max_rtt_us || bbr->min_rtt_us <= max_rtt_us);
 }
 
+/*
+ * loss_mode 1 tells loss that congestion causes from loss the path has
+ * whatever we send (radio, dirty fibre, a busy switch's random drops):
+ *  - a queue signal: some RTT sample of the loss round exceeded min_rtt by
+ *    1/2^BBR2_QUEUE_RTT_SHIFT of it (a drop-tail buffer drops only when it
+ *    is full, so congestion loss comes with a queue);
+ *  - a background loss level: the loss rate of rounds spent cruising with
+ *    no queue, in halves of loss_thresh (0 .. 3), moved one step per such
+ *    round towards the round's rate.  A loss rate is too high when it
+ *    exceeds loss_thresh on top of that background.
+ * Documentation/design.rst has the reasoning and the measured trade-offs.
+ */
+#define BBR2_QUEUE_RTT_SHIFT	6
+
+static bool bbr2_loss_mode(void)
+{
+	return bbr2_param(LOSS_MODE) != 0;
+}
+
+/* Note a queue: an RTT sample above min_rtt by more than jitter. */
+static void bbr2_note_queue(struct sock *sk, const struct rate_sample *rs)
+{
+	struct bbr2 *bbr = inet_csk_ca(sk);
+	u64 min_rtt = bbr->min_rtt_us;
+
+	if (bbr->queue_in_round || rs->rtt_us < 0 || min_rtt == ~0U)
+		return;
+	if ((u64)rs->rtt_us > min_rtt + (min_rtt >> BBR2_QUEUE_RTT_SHIFT))
+		bbr->queue_in_round = 1;
+}
+
+/*
+ * At the end of a loss round spent cruising without a queue, move the
+ * background loss level one step towards that round's loss rate, counted
+ * in halves of loss_thresh: level k means lost/tx >= k * loss_thresh / 2.
+ */
+static void bbr2_update_bg_loss(struct sock *sk, const struct bbr2_ack *ack)
+{
+	struct bbr2 *bbr = inet_csk_ca(sk);
+	u64 lost = (u64)ack->lost << (BBR_SCALE + 1);
+	u64 half_thresh = (u64)ack->tx_in_flight * bbr2_param(LOSS_THRESH);
+	u32 level = 0;
+
+	if (bbr->mode != BBR2_PROBE_BW ||
+	    bbr->cycle_idx != BBR2_BW_PROBE_CRUISE || bbr->queue_in_round ||
+	    !half_thresh)
+		return;
+	while (level < 3 && lost >= half_thresh * (level + 1))
+		level++;
+	if (level > bbr->bg_loss_level)
+		bbr->bg_loss_level++;
+	else if (level < bbr->bg_loss_level)
+		bbr->bg_loss_level--;
+}
+
+/* loss_thresh in 1/512, on top of the background loss in loss_mode 1. */
+static u32 bbr2_loss_thresh_x2(const struct bbr2 *bbr)
+{
+	u32 thresh = bbr2_param(LOSS_THRESH);
+
+	if (!bbr2_loss_mode())
+		return thresh << 1;
+	return thresh * (2 + bbr->bg_loss_level);
+}
+
 /* Does loss or CE marking say that inflight has gone too high? */
 static bool bbr2_is_inflight_too_high(const struct sock *sk,
 				      const struct rate_sample *rs,
@@ -621,8 +686,8 @@ static bool bbr2_is_inflight_too_high(const struct sock *sk,
 	u64 limit;
 
 	if (ack->lost && ack->tx_in_flight) {
-		limit = ((u64)ack->tx_in_flight * bbr2_param(LOSS_THRESH)) >>
-			BBR_SCALE;
+		limit = ((u64)ack->tx_in_flight * bbr2_loss_thresh_x2(bbr)) >>
+			(BBR_SCALE + 1);
 		if (ack->lost > limit)
 			return true;
 	}
@@ -687,12 +752,30 @@ static void bbr2_init_lower_bounds(struct sock *sk, bool init_bw)
 }
 
 /*
- * Once per loss round outside of probing: cut bw_lo and inflight_lo by beta
- * if the round had loss, and inflight_lo by alpha * ecn_factor if it had CE
- * marks -- but never below what the round actually delivered, which is a
- * measurement of what the path carries now.
+ * Was the loss in this loss round congestion?  Always in v3's loss_mode 0;
+ * in loss_mode 1 only with a queue, or at a rate above the background's.
  */
-static void bbr2_adapt_lower_bounds(struct sock *sk)
+static bool bbr2_is_congestion_loss(const struct sock *sk,
+				    const struct rate_sample *rs,
+				    const struct bbr2_ack *ack)
+{
+	const struct bbr2 *bbr = inet_csk_ca(sk);
+
+	if (!bbr->loss_in_round)
+		return false;
+	return !bbr2_loss_mode() || bbr->queue_in_round ||
+	       bbr2_is_inflight_too_high(sk, rs, ack);
+}
+
+/*
+ * Once per loss round outside of probing: cut bw_lo and inflight_lo by beta
+ * if the round had congestion loss, and inflight_lo by alpha * ecn_factor
+ * if it had CE marks -- but never below what the round actually delivered,
+ * which is a measurement of what the path carries now.
+ */
+static void bbr2_adapt_lower_bounds(struct sock *sk,
+				    const struct rate_sample *rs,
+				    const struct bbr2_ack *ack)
 {
 	struct bbr2 *bbr = inet_csk_ca(sk);
 	u32 ecn_inflight_lo = ~0U;
@@ -708,7 +791,7 @@ static void bbr2_adapt_lower_bounds(struct sock *sk)
 		ecn_inflight_lo = ((u64)bbr->inflight_lo * cut) >> BBR_SCALE;
 	}
 
-	if (bbr->loss_in_round) {
+	if (bbr2_is_congestion_loss(sk, rs, ack)) {
 		bbr2_init_lower_bounds(sk, true);
 		cut = BBR_UNIT - bbr2_param(BETA);
 		bbr->bw_lo = max_t(u32, bbr->bw_latest,
@@ -728,6 +811,7 @@ static void bbr2_reset_congestion_signals(struct bbr2 *bbr)
 	bbr->ecn_in_round = 0;
 	bbr->loss_in_cycle = 0;
 	bbr->ecn_in_cycle = 0;
+	bbr->queue_in_round = 0;
 	bbr->bw_latest = 0;
 	bbr->inflight_latest = 0;
 }
@@ -747,9 +831,12 @@ static void bbr2_update_congestion_signals(struct sock *sk,
 
 	if (!bbr->loss_round_start)
 		return;
-	bbr2_adapt_lower_bounds(sk);
+	if (bbr2_loss_mode())
+		bbr2_update_bg_loss(sk, ack);
+	bbr2_adapt_lower_bounds(sk, rs, ack);
 	bbr->loss_in_round = 0;
 	bbr->ecn_in_round = 0;
+	bbr->queue_in_round = 0;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1448,6 +1535,8 @@ void bbr2_main(struct sock *sk, const struct rate_sample *rs)
 		bbr->ece_pending = 0;
 	}
 
+	if (unlikely(bbr2_loss_mode()))
+		bbr2_note_queue(sk, rs);
 	bbr2_update_latest_delivery_signals(sk, rs, &ack);
 	bbr2_update_model(sk, rs, &ack);
 

@@ -82,6 +82,7 @@ struct bbr2_param bbr2_param_table[BBR2_NR_PARAMS] = {
 	[BBR2_PARAM_MIN_TSO_RATE] =
 		BBR2_PARAM("min_tso_rate", 1200000, 1200000, 0, 2147483647),
 	[BBR2_PARAM_TSO_RTT_SHIFT] = BBR2_PARAM("tso_rtt_shift", 9, 9, 0, 15),
+	[BBR2_PARAM_LOSS_MODE] = BBR2_PARAM("loss_mode", 0, 0, 0, 1),
 };
 
 u32 bbr2_version = 3;

@@ -297,6 +297,10 @@ module_param_cb(tso_rtt_shift, &bbr2_scalar_param_ops,
 		&bbr2_param_table[BBR2_PARAM_TSO_RTT_SHIFT], 0644);
 MODULE_PARM_DESC(tso_rtt_shift, "halve the RTT-based TSO allowance per 2^N us of min_rtt (0 = off) [0..15; default 9, v2 9]");
 
+module_param_cb(loss_mode, &bbr2_scalar_param_ops,
+		&bbr2_param_table[BBR2_PARAM_LOSS_MODE], 0644);
+MODULE_PARM_DESC(loss_mode, "0: loss bounds inflight as in BBRv3; 1: only loss with a queue, or above the background loss rate, does [0..1; default 0, v2 0]");
+
 /* ---------------------------------------------------------------------- */
 /* pacing_gain: the PROBE_BW gain cycle, as in v2alpha.                    */
 

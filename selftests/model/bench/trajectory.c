@@ -11,6 +11,8 @@
  *   trajectory ... -r MBIT -t RTT_MS -b BDPS   another path
  *   trajectory ... -a        receiver ACKs every 2nd packet (40 ms delack),
  *                            sender uses TSO: closer to a real host pair
+ *   trajectory ... -l PCT    random loss, percent
+ *   trajectory ... -p NAME=V set a tcp_bbr2 module parameter
  *
  * CC is bbr2 (default), or bbr / cubic when built with KSRC.  Each line
  * is a bbr2 phase change of one flow (or, for other CCs, a 500 ms sample):
@@ -135,6 +137,8 @@ int main(int argc, char **argv)
 	struct traj tr;
 	u32 rate_mbit = 50, rtt_ms = 40, bdps = 0;
 	bool host_like = false;
+	const char *param = NULL;
+	double loss_pct = 0;
 	u64 seed = 1, end_us, b0[2] = { 0 }, b1[2];
 	double mean = 0, x[2];
 	bool late;
@@ -154,22 +158,42 @@ int main(int argc, char **argv)
 			bdps = strtoul(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "-a"))
 			host_like = true;
+		else if (!strcmp(argv[i], "-l") && i + 1 < (u32)argc)
+			loss_pct = strtod(argv[++i], NULL);
+		else if (!strcmp(argv[i], "-p") && i + 1 < (u32)argc)
+			param = argv[++i];
 		else
 			cc = argv[i];
 	}
 	late = !strcmp(scenario, "late");
 	if (!late && strcmp(scenario, "deep")) {
-		fprintf(stderr, "usage: %s deep|late [CC] [-q] [-s SEED] [-r MBIT] [-t RTT_MS] [-b BDPS] [-a]\n",
+		fprintf(stderr, "usage: %s deep|late [CC] [-q] [-s SEED] [-r MBIT] [-t RTT_MS] [-b BDPS] [-a] [-l PCT] [-p NAME=V]\n",
 			argv[0]);
 		return 2;
 	}
 	tr.is_bbr2 = !strcmp(cc, "bbr2");
+	if (param) {
+		char name[64];
+		const char *eq = strchr(param, '=');
+
+		if (!eq || eq - param >= (long)sizeof(name)) {
+			fprintf(stderr, "-p wants NAME=VALUE\n");
+			return 2;
+		}
+		memcpy(name, param, eq - param);
+		name[eq - param] = '\0';
+		if (shim_param_set("tcp_bbr2", name, eq + 1)) {
+			fprintf(stderr, "bad parameter %s\n", param);
+			return 2;
+		}
+	}
 
 	linksim_cfg_default(&cfg);
 	cfg.rate_bps = (u64)rate_mbit * 1000000;
 	cfg.rtt_us = rtt_ms * 1000;
 	cfg.fq = true;
 	cfg.seed = seed;
+	cfg.loss_ppm = (u32)(loss_pct * 1e4 + 0.5);
 	if (host_like) {
 		cfg.ack_every = 2;
 		cfg.delack_us = 40000;

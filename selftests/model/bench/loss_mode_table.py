@@ -1,0 +1,173 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Issue 14's scenarios in the userspace simulator, side by side.
+
+Runs every goal scenario of issue 14 (random loss, 16 flows in a 5 %-BDP
+buffer, sharing with one CUBIC flow, and the "nowhere worse" scenarios) for
+bbr2 in v3 mode (the default), bbr2 with each given loss_mode, the
+kernel's BBRv1 and CUBIC, over several seeds, and prints mean [min-max]
+per cell as a reStructuredText-friendly table.  A benchmark: it prints
+numbers and asserts nothing.
+
+  loss_mode_table.py LINKSIM_RUN TRAJECTORY [--seeds N] [--modes 1,2]
+                     [--dur S] [--jobs J]
+
+LINKSIM_RUN and TRAJECTORY are the binaries that
+`make -C selftests/model linksim-run trajectory KSRC=...` builds
+(build-ksrc/bench/); KSRC is needed for bbr and cubic.
+"""
+import argparse
+import json
+import re
+import statistics
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+
+PATH = ["rate=50M", "rtt_ms=40", "frame=0"]
+
+
+def run_json(binary, args):
+    out = subprocess.run([binary] + args, check=True, capture_output=True,
+                         text=True).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def run_traj(binary, args):
+    return subprocess.run([binary] + args, check=True, capture_output=True,
+                          text=True).stdout
+
+
+def group_gp(res, idx):
+    return res["groups"][idx]["goodput_bps"]
+
+
+def cc_args(cc):
+    """(simulator CC name, parameter arguments) of a column."""
+    if cc.startswith("mode"):
+        return "bbr2", ["param.loss_mode=" + cc[4:]]
+    if cc == "v3":
+        return "bbr2", []
+    return cc, []
+
+
+def scenarios(dur):
+    d = ["dur=%d" % dur]
+    return [
+        ("1 flow, 1 % loss, 1 BDP: Mbit/s", "sim",
+         lambda c: (["loss=1", "buf_bdp=1", "mix=%s:1" % c] + d,
+                    lambda r: group_gp(r, 0) / 1e6)),
+        ("1 flow, 3 % loss, 1 BDP: Mbit/s", "sim",
+         lambda c: (["loss=3", "buf_bdp=1", "mix=%s:1" % c] + d,
+                    lambda r: group_gp(r, 0) / 1e6)),
+        ("1 flow, 0.1 % loss, 1 BDP: Mbit/s", "sim",
+         lambda c: (["loss=0.1", "buf_bdp=1", "mix=%s:1" % c] + d,
+                    lambda r: group_gp(r, 0) / 1e6)),
+        ("1 flow, 0 % loss, 1 BDP: Mbit/s", "sim",
+         lambda c: (["loss=0", "buf_bdp=1", "mix=%s:1" % c] + d,
+                    lambda r: group_gp(r, 0) / 1e6)),
+        ("16 flows, 5 %-BDP buffer: retransmits %", "sim",
+         lambda c: (["buf_bdp=0.05", "mix=%s:16" % c] + d,
+                    lambda r: r["groups"][0]["retrans_pct"])),
+        ("16 flows, 5 %-BDP buffer: utilisation", "sim",
+         lambda c: (["buf_bdp=0.05", "mix=%s:16" % c] + d,
+                    lambda r: r["util"])),
+        ("vs 1 cubic, 1 BDP: share", "sim",
+         lambda c: (["buf_bdp=1", "mix=%s:1,cubic:1" % c] + d,
+                    lambda r: group_gp(r, 0) /
+                    (group_gp(r, 0) + group_gp(r, 1)))),
+        ("vs 1 cubic, 2 BDP: share", "sim",
+         lambda c: (["buf_bdp=2", "mix=%s:1,cubic:1" % c] + d,
+                    lambda r: group_gp(r, 0) /
+                    (group_gp(r, 0) + group_gp(r, 1)))),
+        ("16 BDP, 1 flow: queueing delay ms (p90)", "traj-deep", None),
+        ("2 flows, 2nd 3 s late, 2 BDP: Jain from 8 s", "traj-late", None),
+        ("16 BDP, 1 flow: PROBE_RTT interval s", "traj-deep-rtt", None),
+    ]
+
+
+def one(args, scen, cc, seed):
+    name, kind, fn = scen
+    simcc, params = cc_args(cc)
+    if kind == "sim":
+        argv, pick = fn(simcc)
+        res = run_json(args.linksim_run, PATH + argv + params +
+                       ["seed=%d" % seed])
+        return pick(res), None
+    targs = ["late" if kind == "traj-late" else "deep", simcc, "-s",
+             str(seed)]
+    for p in params:
+        targs += ["-p", p[len("param."):]]
+    if kind == "traj-deep":
+        out = run_traj(args.trajectory, targs + ["-q"])
+        m = re.search(r"mean ([\d.]+) ms, p90 ([\d.]+) ms", out)
+        return float(m.group(1)), float(m.group(2))
+    if kind == "traj-late":
+        out = run_traj(args.trajectory, targs + ["-q"])
+        m = re.search(r"Jain from \d+ s ([\d.]+)", out)
+        return float(m.group(1)), None
+    if simcc != "bbr2":
+        return None, None
+    out = run_traj(args.trajectory, targs)
+    t = [float(line.split()[0]) for line in out.splitlines()
+         if "PROBE_RTT" in line]
+    gaps = [b - a for a, b in zip(t, t[1:])]
+    return (statistics.mean(gaps) if gaps else None), len(t)
+
+
+def cell(vals, extra):
+    vals = [v for v in vals if v is not None]
+    if not vals:
+        return "-"
+    fmt = "%.3f" if max(abs(v) for v in vals) < 2 else "%.2f"
+    s = fmt % statistics.mean(vals)
+    if len(vals) > 1:
+        s += " [" + fmt % min(vals) + "-" + fmt % max(vals) + "]"
+    extra = [e for e in extra if e is not None]
+    if extra:
+        s += " (" + fmt % statistics.mean(extra) + ")"
+    return s
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("linksim_run")
+    ap.add_argument("trajectory")
+    ap.add_argument("--seeds", type=int, default=5)
+    ap.add_argument("--modes", default="1")
+    ap.add_argument("--dur", type=int, default=30)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--only", default="")
+    args = ap.parse_args()
+    ccs = ["v3"] + ["mode" + m for m in args.modes.split(",") if m] + \
+        ["bbr", "cubic"]
+    scens = [s for s in scenarios(args.dur) if args.only in s[0]]
+    jobs = {}
+    with ThreadPoolExecutor(max_workers=args.jobs) as ex:
+        for s in scens:
+            for cc in ccs:
+                for seed in range(1, args.seeds + 1):
+                    jobs[(s[0], cc, seed)] = ex.submit(one, args, s, cc,
+                                                       seed)
+    heads = ["scenario"] + ["bbr2 v3 mode" if c == "v3" else
+                            "bbr2 loss_mode=" + c[4:] if
+                            c.startswith("mode") else
+                            "bbr (v1)" if c == "bbr" else c for c in ccs]
+    print("| " + " | ".join(heads) + " |")
+    print("|" + "---|" * len(heads))
+    for s in scens:
+        row = [s[0]]
+        for cc in ccs:
+            r = [jobs[(s[0], cc, seed)].result()
+                 for seed in range(1, args.seeds + 1)]
+            row.append(cell([a for a, _ in r],
+                            [b for _, b in r] if s[1] == "traj-deep"
+                            else []))
+        print("| " + " | ".join(row) + " |")
+    print("mean [min-max] over seeds 1-%d, %d s (trajectory: 20/40 s), "
+          "50 Mbit/s x 40 ms, per-packet mode" % (args.seeds, args.dur))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
