@@ -624,6 +624,7 @@ static bool bbr2_can_use_ecn(const struct sock *sk)
  * Documentation/design.rst has the reasoning and the measured trade-offs.
  */
 #define BBR2_QUEUE_RTT_SHIFT	6
+#define BBR2_BG_LOSS_MAX	3
 
 static bool bbr2_loss_mode(void)
 {
@@ -658,7 +659,7 @@ static void bbr2_update_bg_loss(struct sock *sk, const struct bbr2_ack *ack)
 	    bbr->cycle_idx != BBR2_BW_PROBE_CRUISE || bbr->queue_in_round ||
 	    !half_thresh)
 		return;
-	while (level < 3 && lost >= half_thresh * (level + 1))
+	while (level < BBR2_BG_LOSS_MAX && lost >= half_thresh * (level + 1))
 		level++;
 	if (level > bbr->bg_loss_level)
 		bbr->bg_loss_level++;
@@ -752,18 +753,25 @@ static void bbr2_init_lower_bounds(struct sock *sk, bool init_bw)
 }
 
 /*
- * Was the loss in this loss round congestion?  Always in v3's loss_mode 0;
- * in loss_mode 1 only with a queue, or at a rate above the background's.
+ * Was the loss in this loss round congestion?  Always in v3's loss_mode 0.
+ * In loss_mode 1 only at a rate above the background's, or with a queue
+ * that is not the one our last probe left (PROBE_BW DOWN drains that one,
+ * and the probe has been judged already).
  */
 static bool bbr2_is_congestion_loss(const struct sock *sk,
 				    const struct rate_sample *rs,
 				    const struct bbr2_ack *ack)
 {
 	const struct bbr2 *bbr = inet_csk_ca(sk);
+	bool own_queue;
 
 	if (!bbr->loss_in_round)
 		return false;
-	return !bbr2_loss_mode() || bbr->queue_in_round ||
+	if (!bbr2_loss_mode())
+		return true;
+	own_queue = bbr->mode == BBR2_PROBE_BW &&
+		    bbr->cycle_idx == BBR2_BW_PROBE_DOWN;
+	return (bbr->queue_in_round && !own_queue) ||
 	       bbr2_is_inflight_too_high(sk, rs, ack);
 }
 
