@@ -663,7 +663,7 @@ static void bbr2_update_bg_loss(struct sock *sk, const struct bbr2_ack *ack)
 		level++;
 	if (level > bbr->bg_loss_level)
 		bbr->bg_loss_level++;
-	else if (level < bbr->bg_loss_level)
+	else if (level + 1 < bbr->bg_loss_level)
 		bbr->bg_loss_level--;
 }
 
