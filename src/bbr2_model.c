@@ -53,6 +53,10 @@
  * hold cwnd at half the BDP for probe_rtt_mode_ms (200 ms) and a round, so
  * that competing flows drain the queue together and see the real min_rtt.
  *
+ * loss_mode=1 (not v3; default 0) takes loss for congestion only with a
+ * queue signal or above a background loss rate measured while cruising,
+ * so that random loss does not cut the bounds (see bbr2_note_queue()).
+ *
  * What a stock kernel does not give us, and what we do instead
  * (Documentation/design.rst has the full account and the costs):
  *  - No per-packet loss hook (skb_marked_lost) and no rs->lost or
