@@ -102,7 +102,7 @@ struct bbr2 {
 		ece_pending:1,		/* in_ack_event saw ECE for this ACK */
 		undo_bw_lo_set:1,	/* bw_lo was bounded when recovery began */
 		undo_inflight_lo_set:1,	/* inflight_lo: the same */
-		queue_in_round:1;	/* loss_mode 1: RTT above min_rtt */
+		low_rtt_in_round:1;	/* loss_mode 1: an RTT near min_rtt */
 	u32	ecn_alpha:9,		/* EWMA of the CE ratio, 1/256 */
 		rounds_since_probe:8,	/* rounds since bw was last probed */
 		loss_events_in_round:4,	/* ACKs reporting loss, STARTUP round */

