@@ -13,6 +13,8 @@
  *                            sender uses TSO: closer to a real host pair
  *   trajectory ... -l PCT    random loss, percent
  *   trajectory ... -p NAME=V set a tcp_bbr2 module parameter
+ *   trajectory late ... -x CC2  the second flow runs CC2 (e.g. cubic) and
+ *                            starts with the first
  *
  * CC is bbr2 (default), or bbr / cubic when built with KSRC.  Each line
  * is a bbr2 phase change of one flow (or, for other CCs, a 500 ms sample):
@@ -34,7 +36,6 @@ static const char * const phase_name[] = { "UP", "DOWN", "CRUISE", "REFILL" };
 
 struct traj {
 	bool quiet;
-	bool is_bbr2;
 	u32 nflows;
 	u32 last_key[LINKSIM_MAX_FLOWS];
 	double mbit_per_unit;	/* Mbit/s per bbr2 bw unit */
@@ -54,6 +55,11 @@ static double bw_mbit(const struct traj *tr, u32 bw)
 	return bw == ~0U ? -1 : bw * tr->mbit_per_unit;
 }
 
+static bool flow_is_bbr2(struct linksim *sim, int flow)
+{
+	return !strcmp(inet_csk(linksim_sk(sim, flow))->icsk_ca_ops->name, "bbr2");
+}
+
 static void print_state(struct linksim *sim, int flow, struct traj *tr)
 {
 	struct sock *sk = linksim_sk(sim, flow);
@@ -61,7 +67,7 @@ static void print_state(struct linksim *sim, int flow, struct traj *tr)
 	u32 q = linksim_queue_pkts(sim);
 
 	printf("%8.3f f%d ", linksim_now_us(sim) / 1e6, flow);
-	if (tr->is_bbr2) {
+	if (flow_is_bbr2(sim, flow)) {
 		const struct bbr2 *b = bbr2_state(sk);
 
 		printf("%-9s %-6s cwnd %4u pif %4u hi %5d lo %5d max_bw %6.2f bw_lo %6.2f min_rtt %5u",
@@ -83,7 +89,7 @@ static void on_ack(struct linksim *sim, int flow, const struct rate_sample *rs, 
 	const struct bbr2 *b;
 	u32 key;
 
-	if (tr->quiet || !tr->is_bbr2)
+	if (tr->quiet || !flow_is_bbr2(sim, flow))
 		return;
 	b = bbr2_state(linksim_sk(sim, flow));
 	if (!b->initialized)
@@ -116,9 +122,10 @@ static void on_tick(struct linksim *sim, void *arg)
 	if (tr->nflows > 1 && now > tr->judge_from_us &&
 	    jain_index(x, tr->nflows) < tr->worst_jain)
 		tr->worst_jain = jain_index(x, tr->nflows);
-	if (!tr->quiet && !tr->is_bbr2 && !(tr->tick % 50))
+	if (!tr->quiet && !(tr->tick % 50))
 		for (i = 0; i < tr->nflows; i++)
-			print_state(sim, i, tr);
+			if (!flow_is_bbr2(sim, i))
+				print_state(sim, i, tr);
 }
 
 static int cmp_u32(const void *a, const void *b)
@@ -137,7 +144,7 @@ int main(int argc, char **argv)
 	struct traj tr;
 	u32 rate_mbit = 50, rtt_ms = 40, bdps = 0;
 	bool host_like = false;
-	const char *param = NULL;
+	const char *param = NULL, *cc2 = NULL;
 	double loss_pct = 0;
 	u64 seed = 1, end_us, b0[2] = { 0 }, b1[2];
 	double mean = 0, x[2];
@@ -162,16 +169,17 @@ int main(int argc, char **argv)
 			loss_pct = strtod(argv[++i], NULL);
 		else if (!strcmp(argv[i], "-p") && i + 1 < (u32)argc)
 			param = argv[++i];
+		else if (!strcmp(argv[i], "-x") && i + 1 < (u32)argc)
+			cc2 = argv[++i];
 		else
 			cc = argv[i];
 	}
 	late = !strcmp(scenario, "late");
 	if (!late && strcmp(scenario, "deep")) {
-		fprintf(stderr, "usage: %s deep|late [CC] [-q] [-s SEED] [-r MBIT] [-t RTT_MS] [-b BDPS] [-a] [-l PCT] [-p NAME=V]\n",
+		fprintf(stderr, "usage: %s deep|late [CC] [-q] [-s SEED] [-r MBIT] [-t RTT_MS] [-b BDPS] [-a] [-l PCT] [-p NAME=V] [-x CC2]\n",
 			argv[0]);
 		return 2;
 	}
-	tr.is_bbr2 = !strcmp(cc, "bbr2");
 	if (param) {
 		char name[64];
 		const char *eq = strchr(param, '=');
@@ -203,8 +211,8 @@ int main(int argc, char **argv)
 	cfg.flow[0].cc = cc;
 	if (late) {
 		cfg.nflows = 2;
-		cfg.flow[1].cc = cc;
-		cfg.flow[1].start_us = 3 * USEC_PER_SEC;
+		cfg.flow[1].cc = cc2 ? cc2 : cc;
+		cfg.flow[1].start_us = cc2 ? 0 : 3 * USEC_PER_SEC;
 	}
 	tr.nflows = late ? 2 : 1;
 	end_us = (late ? 40 : 20) * USEC_PER_SEC;
@@ -217,7 +225,7 @@ int main(int argc, char **argv)
 	cfg.on_tick = on_tick;
 	cfg.tick_us = 10000;
 	cfg.hook_arg = &tr;
-	sim = linksim_new(&cfg, cc);
+	sim = linksim_new(&cfg, NULL);
 	if (!sim)
 		return 2;
 	if (late) {
