@@ -219,16 +219,15 @@ else
 	# bbr2_bpf, the BPF build: load, tunables, unload under load, the
 	# admin guide's commands, selection; on the first kernel >= 6.10 of
 	# kernels.conf (6.1's verifier refuses it).  About 4 minutes;
-	# BPF_TESTS=all adds the behavioural suite for it (about 30).
-	# BPF=1 runs it: on demand until its functional test has passed after
-	# the last fixes to the test itself.
-	if [ "${BPF:-0}" = 1 ]; then
+	# BPF_TESTS=all adds the behavioural suite for it (about 30); BPF=0
+	# leaves it out.
+	if [ "${BPF:-1}" = 1 ]; then
 		stage "vm: bbr2_bpf (BPF struct_ops build) functional tests" vm-bpf \
 			make -C "$SELFTESTS" vm-bpf ${BPF_TESTS:+BPF_TESTS="$BPF_TESTS"} \
 			RESULTS="$RESULTS/vm-bpf"
 		add_ktap "$RESULTS/vm-bpf.log"
 	else
-		skip "vm: bbr2_bpf functional tests" "on demand: BPF=1"
+		skip "vm: bbr2_bpf functional tests" "BPF=0"
 	fi
 fi
 
