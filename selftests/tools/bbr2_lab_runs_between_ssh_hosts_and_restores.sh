@@ -204,9 +204,11 @@ for sig in INT TERM; do
 		>"$TEST_OUT/int-$sig.log" 2>&1 &
 	pid=$!
 	during=""
-	for _ in $(seq 1 120); do
-		# the flow is running once its ss samples arrive
-		if [ -s "$OUT/int-$sig/two-hosts/mix=bbr2-1/iter-1/ss.txt" ]; then
+	# The hosts have been changed once the first point's qdisc snapshots
+	# exist (written after its netem and parameters are applied; ss.txt
+	# comes back only at the end of the flow).  Under TCG that is 30-60 s.
+	for _ in $(seq 1 360); do
+		if compgen -G "$OUT/int-$sig/two-hosts/mix=bbr2-1/iter-1/qdisc-*.txt" >/dev/null; then
 			during=$(host_state)
 			break
 		fi
