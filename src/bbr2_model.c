@@ -841,6 +841,28 @@ static void bbr2_adapt_lower_bounds(struct sock *sk,
 	bbr->bw_lo = max(1U, bbr->bw_lo);
 }
 
+static void bbr2_handle_queue_too_high_in_startup(struct sock *sk);
+
+/*
+ * loss_mode 1: a STARTUP loss round that kept a standing queue and lost
+ * more than loss_thresh is the pipe overflowing, however few ACKs brought
+ * the news.  v3 waits for full_loss_cnt lossy ACKs in the round, which a
+ * flow with a small share of the pipe (16 flows of ~10 packets each)
+ * never sees: it keeps doubling into a full buffer until bw plateaus.
+ */
+static void bbr2_check_queue_loss_in_startup(struct sock *sk,
+					     const struct rate_sample *rs,
+					     const struct bbr2_ack *ack)
+{
+	struct bbr2 *bbr = inet_csk_ca(sk);
+
+	if (bbr->mode != BBR2_STARTUP || bbr2_full_bw_reached(bbr) ||
+	    !bbr->loss_in_round || !bbr2_param(FULL_LOSS_CNT))
+		return;
+	if (bbr2_standing_queue(bbr) && bbr2_is_inflight_too_high(sk, rs, ack))
+		bbr2_handle_queue_too_high_in_startup(sk);
+}
+
 static void bbr2_reset_congestion_signals(struct bbr2 *bbr)
 {
 	bbr->loss_in_round = 0;
@@ -867,8 +889,10 @@ static void bbr2_update_congestion_signals(struct sock *sk,
 
 	if (!bbr->loss_round_start)
 		return;
-	if (bbr2_loss_mode())
+	if (bbr2_loss_mode()) {
 		bbr2_update_bg_loss(sk, ack);
+		bbr2_check_queue_loss_in_startup(sk, rs, ack);
+	}
 	bbr2_adapt_lower_bounds(sk, rs, ack);
 	bbr->loss_in_round = 0;
 	bbr->ecn_in_round = 0;
