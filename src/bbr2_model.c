@@ -923,6 +923,27 @@ static void bbr2_pick_probe_wait(struct bbr2 *bbr)
 			     bbr2_random_below(bbr2_param(BW_PROBE_RAND_US));
 }
 
+/*
+ * loss_mode 1: the Reno-coexistence timer is for a path where a loss-based
+ * flow keeps a queue; smoothed RTT more than min_rtt/2^BBR2_RENO_QUEUE_SHIFT
+ * above min_rtt says one does.  A buffer too shallow for such a queue
+ * (16 flows in 5 % of a BDP) gives a Reno flow nothing to take, and there
+ * every flow probing on a Reno flow's time scale (~10 rounds at ~10
+ * packets each) keeps the buffer overflowing.
+ */
+#define BBR2_RENO_QUEUE_SHIFT	4
+
+static bool bbr2_queue_lets_reno_in(const struct sock *sk)
+{
+	const struct bbr2 *bbr = inet_csk_ca(sk);
+	u64 min_rtt = bbr->min_rtt_us;
+
+	if (!bbr2_loss_mode())
+		return true;
+	return (u64)(tcp_sk(sk)->srtt_us >> 3) >
+	       min_rtt + (min_rtt >> BBR2_RENO_QUEUE_SHIFT);
+}
+
 /* Rounds a Reno flow with this cwnd waits between losses, times a gain. */
 static u64 bbr2_reno_rounds(u32 cwnd, u32 reno_gain)
 {
@@ -1180,11 +1201,19 @@ static bool bbr2_check_time_to_probe_bw(struct sock *sk)
 		return true;
 	}
 
-	if (bbr2_has_elapsed_in_phase(sk, bbr->probe_wait_us) ||
-	    bbr2_is_reno_coexistence_probe_time(sk)) {
+	if (bbr2_has_elapsed_in_phase(sk, bbr->probe_wait_us)) {
 		bbr2_start_bw_probe_refill(sk, 0);
 		return true;
 	}
+	if (!bbr2_is_reno_coexistence_probe_time(sk))
+		return false;
+	if (bbr2_queue_lets_reno_in(sk)) {
+		bbr2_start_bw_probe_refill(sk, 0);
+		return true;
+	}
+	/* loss_mode 1, no queue to compete for: only undo the loss cuts. */
+	bbr2_reset_lower_bounds(bbr);
+	bbr->rounds_since_probe = 0;
 	return false;
 }
 
