@@ -56,8 +56,9 @@
  * loss_mode=1 (not v3; default 0) takes loss for congestion only with a
  * queue signal or above a background loss rate measured while cruising,
  * so that random loss does not cut the bounds (see bbr2_note_low_rtt()),
- * and leaves STARTUP on a lossy round with a queue, however few ACKs
- * reported the loss (bbr2_check_queue_loss_in_startup()).
+ * leaves STARTUP on a lossy round with a queue, however few ACKs reported
+ * the loss (bbr2_check_queue_loss_in_startup()), and probes on the
+ * Reno-coexistence timer only where a queue is (bbr2_queue_lets_reno_in()).
  *
  * What a stock kernel does not give us, and what we do instead
  * (Documentation/design.rst has the full account and the costs):
