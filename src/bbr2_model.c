@@ -1212,7 +1212,11 @@ static bool bbr2_check_time_to_probe_bw(struct sock *sk)
 		bbr2_start_bw_probe_refill(sk, 0);
 		return true;
 	}
-	/* loss_mode 1, no queue to compete for: only undo the loss cuts. */
+	/*
+	 * loss_mode 1, no queue to compete for: the Reno timer, and the
+	 * bw_probe_max_rounds cap with it, only undo what loss cut since the
+	 * last probe; the wall-clock timer above still probes.
+	 */
 	bbr2_reset_lower_bounds(bbr);
 	bbr->rounds_since_probe = 0;
 	return false;
