@@ -1202,7 +1202,8 @@ static bool bbr2_check_time_to_probe_bw(struct sock *sk)
 		return true;
 	}
 
-	if (bbr2_has_elapsed_in_phase(sk, bbr->probe_wait_us)) {
+	if (bbr2_has_elapsed_in_phase(sk, bbr->probe_wait_us) ||
+	    bbr->rounds_since_probe >= bbr2_param(BW_PROBE_MAX_ROUNDS)) {
 		bbr2_start_bw_probe_refill(sk, 0);
 		return true;
 	}
@@ -1213,9 +1214,8 @@ static bool bbr2_check_time_to_probe_bw(struct sock *sk)
 		return true;
 	}
 	/*
-	 * loss_mode 1, no queue to compete for: the Reno timer, and the
-	 * bw_probe_max_rounds cap with it, only undo what loss cut since the
-	 * last probe; the wall-clock timer above still probes.
+	 * loss_mode 1, no queue to compete for: the Reno timer only undoes
+	 * what loss cut since the last probe.
 	 */
 	bbr2_reset_lower_bounds(bbr);
 	bbr->rounds_since_probe = 0;

@@ -6,7 +6,8 @@
  * to the second it happened in.  A diagnostic: prints, asserts nothing.
  *
  *   loss_sources [-n FLOWS] [-r MBIT] [-t RTT_MS] [-B BUF_BDP_PERCENT]
- *                [-d SECONDS] [-s SEED] [-p NAME=V ...] [-x CC]
+ *                [-P BUF_PKTS] [-d SECONDS] [-s SEED] [-p NAME=V ...]
+ *                [-x CC]
  *
  * Defaults: 16 flows, 50 Mbit/s x 40 ms, a 5 %-BDP buffer (bytes, with
  * 66 bytes of headers per packet, as bench/linksim_run), 30 s, seed 1.
@@ -85,6 +86,7 @@ int main(int argc, char **argv)
 	struct linksim *sim;
 	struct src s;
 	u32 nflows = 16, rate_mbit = 50, rtt_ms = 40, buf_pct = 5, dur = 30;
+	u32 buf_pkts = 0;
 	const char *cc = "bbr2";
 	u64 seed = 1, sent = 0, retr = 0, total = 0;
 	u32 i, m;
@@ -105,6 +107,8 @@ int main(int argc, char **argv)
 			rtt_ms = strtoul(v, NULL, 0);
 		else if (!strcmp(a, "-B"))
 			buf_pct = strtoul(v, NULL, 0);
+		else if (!strcmp(a, "-P"))
+			buf_pkts = strtoul(v, NULL, 0);
 		else if (!strcmp(a, "-d"))
 			dur = strtoul(v, NULL, 0);
 		else if (!strcmp(a, "-s"))
@@ -139,6 +143,10 @@ int main(int argc, char **argv)
 			  buf_pct / 100;
 	if (cfg.queue_bytes < cfg.mss + cfg.hdr_bytes)
 		cfg.queue_bytes = cfg.mss + cfg.hdr_bytes;
+	if (buf_pkts) {		/* a buffer of packets, no header bytes */
+		cfg.hdr_bytes = 0;
+		cfg.queue_pkts = buf_pkts;
+	}
 	cfg.nflows = nflows;
 	for (i = 0; i < nflows; i++)
 		cfg.flow[i].cc = cc;
@@ -185,7 +193,7 @@ int main(int argc, char **argv)
 	linksim_free(sim);
 	return 0;
 usage:
-	fprintf(stderr, "usage: %s [-n FLOWS] [-r MBIT] [-t RTT_MS] [-B BUF_PCT] [-d S] [-s SEED] [-p NAME=V] [-x CC]\n",
+	fprintf(stderr, "usage: %s [-n FLOWS] [-r MBIT] [-t RTT_MS] [-B BUF_PCT] [-P BUF_PKTS] [-d S] [-s SEED] [-p NAME=V] [-x CC]\n",
 		argv[0]);
 	return 2;
 }
