@@ -55,7 +55,10 @@
  *
  * loss_mode=1 (not v3; default 0) takes loss for congestion only with a
  * queue signal or above a background loss rate measured while cruising,
- * so that random loss does not cut the bounds (see bbr2_note_low_rtt()).
+ * so that random loss does not cut the bounds (see bbr2_note_low_rtt()),
+ * leaves STARTUP on a lossy round with a queue, however few ACKs reported
+ * the loss (bbr2_check_queue_loss_in_startup()), and probes on the
+ * Reno-coexistence timer only where a queue is (bbr2_queue_lets_reno_in()).
  *
  * What a stock kernel does not give us, and what we do instead
  * (Documentation/design.rst has the full account and the costs):
@@ -841,6 +844,28 @@ static void bbr2_adapt_lower_bounds(struct sock *sk,
 	bbr->bw_lo = max(1U, bbr->bw_lo);
 }
 
+static void bbr2_handle_queue_too_high_in_startup(struct sock *sk);
+
+/*
+ * loss_mode 1: a STARTUP loss round that kept a standing queue and lost
+ * more than loss_thresh is the pipe overflowing, however few ACKs brought
+ * the news.  v3 waits for full_loss_cnt lossy ACKs in the round, which a
+ * flow with a small share of the pipe (16 flows of ~10 packets each)
+ * never sees: it keeps doubling into a full buffer until bw plateaus.
+ */
+static void bbr2_check_queue_loss_in_startup(struct sock *sk,
+					     const struct rate_sample *rs,
+					     const struct bbr2_ack *ack)
+{
+	struct bbr2 *bbr = inet_csk_ca(sk);
+
+	if (bbr->mode != BBR2_STARTUP || bbr2_full_bw_reached(bbr) ||
+	    !bbr->loss_in_round || !bbr2_param(FULL_LOSS_CNT))
+		return;
+	if (bbr2_standing_queue(bbr) && bbr2_is_inflight_too_high(sk, rs, ack))
+		bbr2_handle_queue_too_high_in_startup(sk);
+}
+
 static void bbr2_reset_congestion_signals(struct bbr2 *bbr)
 {
 	bbr->loss_in_round = 0;
@@ -867,8 +892,10 @@ static void bbr2_update_congestion_signals(struct sock *sk,
 
 	if (!bbr->loss_round_start)
 		return;
-	if (bbr2_loss_mode())
+	if (bbr2_loss_mode()) {
 		bbr2_update_bg_loss(sk, ack);
+		bbr2_check_queue_loss_in_startup(sk, rs, ack);
+	}
 	bbr2_adapt_lower_bounds(sk, rs, ack);
 	bbr->loss_in_round = 0;
 	bbr->ecn_in_round = 0;
@@ -895,6 +922,27 @@ static void bbr2_pick_probe_wait(struct bbr2 *bbr)
 		bbr2_random_below(bbr2_param(BW_PROBE_RAND_ROUNDS));
 	bbr->probe_wait_us = bbr2_param(BW_PROBE_BASE_US) +
 			     bbr2_random_below(bbr2_param(BW_PROBE_RAND_US));
+}
+
+/*
+ * loss_mode 1: the Reno-coexistence timer is for a path where a loss-based
+ * flow keeps a queue; smoothed RTT more than min_rtt/2^BBR2_RENO_QUEUE_SHIFT
+ * above min_rtt says one does.  A buffer too shallow for such a queue
+ * (16 flows in 5 % of a BDP) gives a Reno flow nothing to take, and there
+ * every flow probing on a Reno flow's time scale (~10 rounds at ~10
+ * packets each) keeps the buffer overflowing.
+ */
+#define BBR2_RENO_QUEUE_SHIFT	4
+
+static bool bbr2_queue_lets_reno_in(const struct sock *sk)
+{
+	const struct bbr2 *bbr = inet_csk_ca(sk);
+	u64 min_rtt = bbr->min_rtt_us;
+
+	if (!bbr2_loss_mode())
+		return true;
+	return (u64)(tcp_sk(sk)->srtt_us >> 3) >
+	       min_rtt + (min_rtt >> BBR2_RENO_QUEUE_SHIFT);
 }
 
 /* Rounds a Reno flow with this cwnd waits between losses, times a gain. */
@@ -1155,10 +1203,22 @@ static bool bbr2_check_time_to_probe_bw(struct sock *sk)
 	}
 
 	if (bbr2_has_elapsed_in_phase(sk, bbr->probe_wait_us) ||
-	    bbr2_is_reno_coexistence_probe_time(sk)) {
+	    bbr->rounds_since_probe >= bbr2_param(BW_PROBE_MAX_ROUNDS)) {
 		bbr2_start_bw_probe_refill(sk, 0);
 		return true;
 	}
+	if (!bbr2_is_reno_coexistence_probe_time(sk))
+		return false;
+	if (bbr2_queue_lets_reno_in(sk)) {
+		bbr2_start_bw_probe_refill(sk, 0);
+		return true;
+	}
+	/*
+	 * loss_mode 1, no queue to compete for: the Reno timer only undoes
+	 * what loss cut since the last probe.
+	 */
+	bbr2_reset_lower_bounds(bbr);
+	bbr->rounds_since_probe = 0;
 	return false;
 }
 
