@@ -2495,6 +2495,18 @@ u32 linksim_queue_pkts(const struct linksim *sim)
 	return sim->q_len;
 }
 
+double linksim_retrans_pct(const struct linksim *sim)
+{
+	u64 sent = 0, retrans = 0;
+	u32 i;
+
+	for (i = 0; i < sim->cfg.nflows; i++) {
+		sent += linksim_flow_stats(sim, i)->pkts_sent;
+		retrans += linksim_flow_stats(sim, i)->pkts_retrans;
+	}
+	return 100.0 * retrans / (sent ? sent : 1);
+}
+
 double linksim_utilization(const struct linksim *sim)
 {
 	u64 busy = sim->ls.busy_ns;

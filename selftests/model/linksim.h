@@ -139,6 +139,8 @@ u32 linksim_queue_pkts(const struct linksim *sim);
 
 /* Link utilisation (0..1) and mean queue since t = 0. */
 double linksim_utilization(const struct linksim *sim);
+/* Retransmitted packets as a percentage of all sent, over every flow. */
+double linksim_retrans_pct(const struct linksim *sim);
 double linksim_avg_queue_pkts(const struct linksim *sim);
 /* Goodput of a flow, bits/s, from cumulatively ACKed bytes since start_us. */
 double linksim_goodput_bps(const struct linksim *sim, int flow);

@@ -81,7 +81,6 @@ static struct result run(const char *loss_mode, u32 nflows, u32 loss_ppm,
 	struct linksim_cfg cfg;
 	struct linksim *sim;
 	struct result r;
-	u64 sent = 0, retrans = 0;
 	u32 i;
 
 	memset(&r, 0, sizeof(r));
@@ -107,11 +106,7 @@ static struct result run(const char *loss_mode, u32 nflows, u32 loss_ppm,
 	cfg.hook_arg = &r.w;
 	sim = linksim_new(&cfg, NULL);
 	linksim_run_until(sim, END_S * USEC_PER_SEC);
-	for (i = 0; i < nflows; i++) {
-		sent += linksim_flow_stats(sim, i)->pkts_sent;
-		retrans += linksim_flow_stats(sim, i)->pkts_retrans;
-	}
-	r.retrans_pct = 100.0 * retrans / max(sent, 1ULL);
+	r.retrans_pct = linksim_retrans_pct(sim);
 	r.util = linksim_utilization(sim);
 	linksim_free(sim);
 	bbr2_set_param("loss_mode", "0");
