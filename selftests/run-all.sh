@@ -241,5 +241,13 @@ for log in "${failed_logs[@]}"; do
 	grep -B3 -E '^ *not ok |^vm-run: .*(timed out|crash|oops|error)|^make.*Error' "$log" |
 		grep -v '^ *ok ' | cut -c1-200 | head -n 20 | sed 's/^/   | /'
 done
+# Scenarios that ran a second time (run-suite.sh
+# RETRIES), whichever way the second attempt went: worth a look when the
+# same one recurs.
+retried=$(grep -h '# retried: ' "$RESULTS"/*.log 2>/dev/null | sed 's/.*# retried: //' | sort -u)
+if [ -n "$retried" ]; then
+	echo "== retried (failed once; the verdict is the second attempt's)"
+	printf '%s\n' "$retried" | cut -c1-200 | sed 's/^/   | /'
+fi
 echo "total: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

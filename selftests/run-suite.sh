@@ -11,6 +11,8 @@
 #   TESTS="a b"                run only these tests (names with or without .sh)
 #   RESULTS_DIR=dir            logs (default selftests/results/<timestamp>)
 #   TEST_TIMEOUT=400           seconds per test
+#   RETRIES=1                  a failed behavioural scenario runs once more
+#                              (see below); 0: every first verdict counts
 #   BBR2_BPF=/path/bbr2-bpf    also register bbr2_bpf (the BPF build, bpf/)
 #                              with this CLI; with BBR2_CC=bbr2_bpf and
 #                              bbr2_bpf in CCS the behavioural claims are
@@ -31,6 +33,7 @@ export CCS=${CCS:-"bbr2 bbr cubic"}
 RESULTS_DIR=${RESULTS_DIR:-$SELFTESTS/results/$(date +%Y%m%d-%H%M%S)}
 export RESULTS_DIR
 TEST_TIMEOUT=${TEST_TIMEOUT:-400}
+RETRIES=${RETRIES:-1}
 
 # Functional tests of the module, then the bed's own capacity proof, then the
 # behavioural scenarios (which are only meaningful if the capacity holds).
@@ -72,8 +75,21 @@ TESTS=${TESTS:-$ALL_TESTS}
 mkdir -p "$RESULTS_DIR"
 SUMMARY=$RESULTS_DIR/summary.txt
 : >"$SUMMARY"
+RETRIED=$RESULTS_DIR/retried.txt
+: >"$RETRIED"
 
 say() { echo "# $*"; }
+
+# retry_worthy NAME: the last attempt failed a behavioural scenario by its
+# numbers, and a retry is allowed.  Never for functional tests, for the
+# capacity proof, for timeouts, or when the kernel log had a complaint: an
+# oops or WARN is a bug however rarely it shows.
+retry_worthy()
+{
+	[ "$RETRIES" -gt 0 ] && [ "$RUNNER_RESULT" = FAIL ] || return 1
+	[[ " $BEHAVIOUR_TESTS " == *[[:space:]]${1}[[:space:]]* ]] || return 1
+	! grep -qE '^ *not ok .*kernel log clean' "$RESULTS_DIR/$1/tap.log"
+}
 
 if [ "$(id -u)" -ne 0 ]; then
 	echo "run-suite.sh: must run as root (inside the VM, or with sudo)" >&2
@@ -131,7 +147,23 @@ for t in "$@"; do
 		printf '%-45s %s\n' "$t" "SKIP (capacity)" >>"$SUMMARY"
 		continue
 	fi
-	runner_run_test "$nr" "$t" "$script" || failed=1
+	runner_attempt "$t" "$script"
+	note=
+	if retry_worthy "$t"; then
+		# A scenario measured on an emulated link misses a margin by
+		# chance now and then (two such misses in ~50 checks sank one
+		# CI run); a broken algorithm misses it every time, so it
+		# fails the second attempt too.  The first attempt is kept
+		# beside, and named in the summary.
+		mv "$RESULTS_DIR/$t" "$RESULTS_DIR/$t.attempt1"
+		say "$t: attempt 1 failed after ${RUNNER_SECS}s; running it once more (RETRIES=$RETRIES)"
+		grep -E '^ *not ok ' "$RESULTS_DIR/$t.attempt1/tap.log" |
+			sed "s/^ */$t: attempt 1: /" >>"$RETRIED"
+		runner_attempt "$t" "$script"
+		note=", attempt 2"
+	fi
+	runner_verdict "$nr" "$t" "$note" || failed=1
+	[ -n "$note" ] && [ "$RUNNER_RESULT" = PASS ] && RUNNER_RESULT=PASS-2
 	[ "$t" = "$CAPACITY_TEST" ] && [ "$RUNNER_RESULT" != PASS ] && capacity_failed=1
 	printf '%-45s %-8s %4ss\n' "$t" "$RUNNER_RESULT" "$RUNNER_SECS" >>"$SUMMARY"
 done
@@ -139,5 +171,7 @@ done
 dmesg >"$RESULTS_DIR/dmesg.log" 2>/dev/null
 say "---- summary ($(( $(date +%s) - suite_start ))s) ----"
 sed 's/^/# /' "$SUMMARY"
+# "retried:" lines: what the first attempt of a retried scenario missed
+sed 's/^/# retried: /' "$RETRIED"
 say "taint at end: $(cat /proc/sys/kernel/tainted)"
 exit "$failed"

@@ -56,13 +56,13 @@ runner_load_bpf()
 	return 1
 }
 
-# runner_run_test NR NAME SCRIPT: run SCRIPT (KTAP on stdout) under
+# runner_attempt NAME SCRIPT: run SCRIPT (KTAP on stdout) under
 # TEST_TIMEOUT, its output indented as a subtest and kept in
-# RESULTS_DIR/NAME/, then print the "ok NR NAME" line.  Sets RUNNER_RESULT
-# (PASS, SKIP, TIMEOUT or FAIL) and RUNNER_SECS; returns 0 unless it failed.
-runner_run_test()
+# RESULTS_DIR/NAME/.  Sets RUNNER_RESULT (PASS, SKIP, TIMEOUT or FAIL) and
+# RUNNER_SECS; prints no verdict (runner_verdict does).
+runner_attempt()
 {
-	local nr=$1 name=$2 script=$3 start rc
+	local name=$1 script=$2 start rc
 
 	start=$(date +%s)
 	mkdir -p "$RESULTS_DIR/$name"
@@ -72,22 +72,31 @@ runner_run_test()
 	rc=${PIPESTATUS[0]}
 	RUNNER_SECS=$(( $(date +%s) - start ))
 	case $rc in
-	0)
-		echo "ok $nr $name (${RUNNER_SECS}s)"
-		RUNNER_RESULT=PASS
-		;;
-	4)
-		echo "ok $nr $name # SKIP"
-		RUNNER_RESULT=SKIP
-		;;
-	124)
-		echo "not ok $nr $name # TIMEOUT after ${TEST_TIMEOUT}s"
-		RUNNER_RESULT=TIMEOUT
-		;;
-	*)
-		echo "not ok $nr $name # exit=$rc (${RUNNER_SECS}s)"
-		RUNNER_RESULT=FAIL
-		;;
+	0) RUNNER_RESULT=PASS ;;
+	4) RUNNER_RESULT=SKIP ;;
+	124) RUNNER_RESULT=TIMEOUT ;;
+	*) RUNNER_RESULT=FAIL RUNNER_RC=$rc ;;
+	esac
+}
+
+# runner_verdict NR NAME [NOTE]: the "ok NR NAME" line for the last attempt;
+# returns 0 unless it failed
+runner_verdict()
+{
+	local nr=$1 name=$2 note=${3:-}
+
+	case $RUNNER_RESULT in
+	PASS) echo "ok $nr $name (${RUNNER_SECS}s${note})" ;;
+	SKIP) echo "ok $nr $name # SKIP" ;;
+	TIMEOUT) echo "not ok $nr $name # TIMEOUT after ${TEST_TIMEOUT}s${note}" ;;
+	*) echo "not ok $nr $name # exit=$RUNNER_RC (${RUNNER_SECS}s${note})" ;;
 	esac
 	[ "$RUNNER_RESULT" = PASS ] || [ "$RUNNER_RESULT" = SKIP ]
+}
+
+# runner_run_test NR NAME SCRIPT: runner_attempt, then its verdict
+runner_run_test()
+{
+	runner_attempt "$2" "$3"
+	runner_verdict "$1" "$2"
 }
