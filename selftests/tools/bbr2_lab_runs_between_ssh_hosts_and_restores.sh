@@ -68,6 +68,8 @@ if ! { sshlab_sshd "$NS_SND" 10.0.1.1 && sshlab_sshd "$NS_RCV" 10.0.3.2 &&
 	ktap_skip_all "sshd did not start: $(cat "$KEYS"/sshd-*.log 2>/dev/null | tail -n 3)"
 fi
 export BBR2_LAB_SSH_CONFIG=$SSHLAB_CONFIG
+# every remote command with its duration, for when this test is slow
+export BBR2_LAB_SSH_TRACE=$TEST_OUT/ssh-trace.log
 reach=1
 for h in 10.0.1.1 10.0.3.2 10.0.1.2; do
 	if ! ssh -v -F "$SSHLAB_CONFIG" -o BatchMode=yes "root@$h" true >"$TEST_OUT/ssh-$h.log" 2>&1; then

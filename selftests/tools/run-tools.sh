@@ -22,6 +22,11 @@ TESTS=${TESTS:-"bpftrace_scripts_show_transitions bbr2_lab_smoke_run"}
 
 [ "$(id -u)" -eq 0 ] || { echo "run-tools.sh: must run as root" >&2; exit 4; }
 mkdir -p "$RESULTS_DIR"
+# One matplotlib cache for every bbr2-lab process of the run: without a
+# writable one, each process builds its font cache anew (tens of seconds
+# under TCG).
+export MPLCONFIGDIR=${MPLCONFIGDIR:-$RESULTS_DIR/.matplotlib}
+mkdir -p "$MPLCONFIGDIR"
 for m in tcp_bbr sch_netem sch_tbf sch_fq veth; do
 	modprobe "$m" 2>/dev/null
 done

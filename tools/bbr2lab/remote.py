@@ -19,8 +19,12 @@ import re
 import shlex
 import subprocess
 import tempfile
+import time
 
 PARAMS_DIR = os.environ.get("BBR2_LAB_PARAMS_DIR", "/sys/module/tcp_bbr2/parameters")
+# $BBR2_LAB_SSH_TRACE=FILE: one line per remote command (start, seconds,
+# host, first line of the script), to see where a slow host's time goes
+SSH_TRACE = os.environ.get("BBR2_LAB_SSH_TRACE")
 SSH_BASE_OPTS = ["-o", "BatchMode=yes", "-o", "ConnectTimeout=10",
                  "-o", "ServerAliveInterval=5", "-o", "ServerAliveCountMax=3"]
 
@@ -107,6 +111,7 @@ class Host:
 
     def sh(self, script, check=True, timeout=120):
         """Run a sh script on the host; returns its stdout."""
+        start = time.time()
         try:
             res = subprocess.run(self._ssh() + ["sh", "-s"], input=script.encode(),
                                  capture_output=True, timeout=timeout,
@@ -114,12 +119,22 @@ class Host:
         except subprocess.TimeoutExpired:
             raise RemoteError("%s %s: command timed out after %d s" % (
                 self.role, self.spec, timeout))
+        finally:
+            self._trace(start, script)
         out = res.stdout.decode(errors="replace")
         if check and res.returncode != 0:
             raise RemoteError("%s %s: command failed (exit %d): %s\n--- script:\n%s" % (
                 self.role, self.spec, res.returncode,
                 res.stderr.decode(errors="replace").strip(), script.strip()))
         return out
+
+    def _trace(self, start, script):
+        if not SSH_TRACE:
+            return
+        first = script.strip().splitlines()[0] if script.strip() else ""
+        with open(SSH_TRACE, "a") as f:
+            f.write("%.3f %6.3f %s %s\n" % (start, time.time() - start,
+                                             self.role, first[:100]))
 
     # -- background commands, each in its own session, killable by pgid --
 
@@ -143,6 +158,7 @@ class Host:
         err.close()
         p.stdin.write(script.encode())
         p.stdin.close()
+        self._trace(time.time(), "spawn " + name)
         p.bbr2lab_name = name
         return p
 
