@@ -66,20 +66,25 @@ sshlab_sshd()
 	MaxSessions 50
 	LogLevel VERBOSE
 	EOF
-	if [ "$(getent shadow root | cut -d: -f2 | cut -c1)" = "!" ]; then
-		# virtme-ng locks every account in the guest ("!" in a generated
-		# /etc/shadow), and an sshd without PAM refuses a locked root even
-		# with a key: this sshd gets its own view of /etc/shadow with root
-		# password-less but not locked
-		getent shadow | sed 's/^root:[^:]*:/root:*:/' >"$SSHLAB_DIR/shadow"
-		chmod 600 "$SSHLAB_DIR/shadow"
-		# shellcheck disable=SC2016 # $1.. are sh -c's arguments
-		ip netns exec "$ns" unshare -m --propagation private sh -c \
-			'mount --bind "$1" /etc/shadow && exec /usr/sbin/sshd -f "$2" -E "$3"' \
-			sh "$SSHLAB_DIR/shadow" "$conf" "$SSHLAB_DIR/sshd-$ns.log" || return 1
-	else
-		ip netns exec "$ns" /usr/sbin/sshd -f "$conf" -E "$SSHLAB_DIR/sshd-$ns.log" || return 1
-	fi
+	# The sshd sees its own /etc/passwd: root's shell /bin/sh and home an
+	# empty directory.  bash started by sshd reads ~/.bashrc even for
+	# "bash -c", and a developer's .bashrc (pyenv init, ...) costs seconds
+	# per remote command under TCG -- hundreds of them in a test.
+	mkdir -p "$SSHLAB_DIR/home"
+	getent passwd | sed "s|^root:\([^:]*\):0:0:\([^:]*\):[^:]*:[^:]*\$|root:\1:0:0:\2:$SSHLAB_DIR/home:/bin/sh|" \
+		>"$SSHLAB_DIR/passwd"
+	chmod 644 "$SSHLAB_DIR/passwd"
+	# virtme-ng locks every account in the guest ("!" in a generated
+	# /etc/shadow), and an sshd without PAM refuses a locked root even with
+	# a key: its /etc/shadow has root password-less but not locked
+	getent shadow | sed 's/^root:!*[^:]*:/root:*:/' >"$SSHLAB_DIR/shadow"
+	chmod 600 "$SSHLAB_DIR/shadow"
+	# shellcheck disable=SC2016 # $1.. are sh -c's arguments
+	ip netns exec "$ns" unshare -m --propagation private sh -c \
+		'mount --bind "$1" /etc/passwd && mount --bind "$2" /etc/shadow &&
+		 exec /usr/sbin/sshd -f "$3" -E "$4"' \
+		sh "$SSHLAB_DIR/passwd" "$SSHLAB_DIR/shadow" "$conf" \
+		"$SSHLAB_DIR/sshd-$ns.log" || return 1
 	for _ in $(seq 1 50); do
 		[ -s "$SSHLAB_DIR/sshd-$ns.pid" ] && break
 		sleep 0.1
