@@ -16,9 +16,8 @@ source "$TOOLS_TESTS/../runner-lib.sh"
 RESULTS_DIR=${RESULTS_DIR:-/tmp/bbr2-tools-tests}
 export RESULTS_DIR
 TEST_TIMEOUT=${TEST_TIMEOUT:-1500}
-# bbr2_lab_runs_between_ssh_hosts_and_restores (about 10 minutes under
-# TCG) is run on demand (TESTS=...) until it has passed end to end in CI.
-TESTS=${TESTS:-"bpftrace_scripts_show_transitions bbr2_lab_smoke_run"}
+TESTS=${TESTS:-"bpftrace_scripts_show_transitions bbr2_lab_smoke_run
+	bbr2_lab_runs_between_ssh_hosts_and_restores"}
 
 [ "$(id -u)" -eq 0 ] || { echo "run-tools.sh: must run as root" >&2; exit 4; }
 mkdir -p "$RESULTS_DIR"
