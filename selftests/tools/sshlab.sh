@@ -37,6 +37,19 @@ sshlab_init()
 		StrictHostKeyChecking yes
 		LogLevel ERROR
 	EOF
+	# The sshds see their own /etc/passwd: root's shell /bin/sh and home an
+	# empty directory.  bash started by sshd reads ~/.bashrc even for
+	# "bash -c", and a developer's .bashrc (pyenv init, ...) costs seconds
+	# per remote command under TCG -- hundreds of them in a test.
+	mkdir -p "$SSHLAB_DIR/home"
+	getent passwd | sed "s|^root:\([^:]*\):0:0:\([^:]*\):[^:]*:[^:]*\$|root:\1:0:0:\2:$SSHLAB_DIR/home:/bin/sh|" \
+		>"$SSHLAB_DIR/passwd"
+	chmod 644 "$SSHLAB_DIR/passwd"
+	# virtme-ng locks every account in the guest ("!" in a generated
+	# /etc/shadow), and an sshd without PAM refuses a locked root even with
+	# a key: their /etc/shadow has root password-less but not locked
+	getent shadow | sed 's/^root:[^:]*:/root:*:/' >"$SSHLAB_DIR/shadow"
+	chmod 600 "$SSHLAB_DIR/shadow"
 	# sshd refuses to start without its privilege separation directory
 	# (a fresh /run in the guest has none)
 	mkdir -p /run/sshd
@@ -66,19 +79,7 @@ sshlab_sshd()
 	MaxSessions 50
 	LogLevel VERBOSE
 	EOF
-	# The sshd sees its own /etc/passwd: root's shell /bin/sh and home an
-	# empty directory.  bash started by sshd reads ~/.bashrc even for
-	# "bash -c", and a developer's .bashrc (pyenv init, ...) costs seconds
-	# per remote command under TCG -- hundreds of them in a test.
-	mkdir -p "$SSHLAB_DIR/home"
-	getent passwd | sed "s|^root:\([^:]*\):0:0:\([^:]*\):[^:]*:[^:]*\$|root:\1:0:0:\2:$SSHLAB_DIR/home:/bin/sh|" \
-		>"$SSHLAB_DIR/passwd"
-	chmod 644 "$SSHLAB_DIR/passwd"
-	# virtme-ng locks every account in the guest ("!" in a generated
-	# /etc/shadow), and an sshd without PAM refuses a locked root even with
-	# a key: its /etc/shadow has root password-less but not locked
-	getent shadow | sed 's/^root:!*[^:]*:/root:*:/' >"$SSHLAB_DIR/shadow"
-	chmod 600 "$SSHLAB_DIR/shadow"
+	# its own /etc/passwd and /etc/shadow (sshlab_init says why)
 	# shellcheck disable=SC2016 # $1.. are sh -c's arguments
 	ip netns exec "$ns" unshare -m --propagation private sh -c \
 		'mount --bind "$1" /etc/passwd && mount --bind "$2" /etc/shadow &&
