@@ -625,7 +625,11 @@ static bool bbr2_can_use_ecn(const struct sock *sk)
  *    1/2^BBR2_QUEUE_RTT_SHIFT of min_rtt (a drop-tail buffer drops only
  *    when it is full, so congestion loss comes with a queue; the lowest
  *    sample of a round, not the highest, so that our own TSO bursts and
- *    ACK jitter, which raise some samples, do not count);
+ *    ACK jitter, which raise some samples, do not count).  min_rtt/16,
+ *    not less: pacing released in bursts (late timers, interrupt
+ *    batching) keeps a queue of a few milliseconds that is far from
+ *    full, and with min_rtt/64 random loss on top of it was taken for
+ *    congestion;
  *  - a background loss level: the loss rate of rounds spent cruising with
  *    no standing queue, in halves of loss_thresh (0 .. 3).  A loss rate is
  *    too high when it exceeds loss_thresh on top of that background.
@@ -633,7 +637,7 @@ static bool bbr2_can_use_ecn(const struct sock *sk)
  * or at a rate that is too high; a probe ends on a rate that is too high.
  * Documentation/design.rst has the reasoning and the measured trade-offs.
  */
-#define BBR2_QUEUE_RTT_SHIFT	6
+#define BBR2_QUEUE_RTT_SHIFT	4
 #define BBR2_BG_LOSS_MAX	3
 
 static bool bbr2_loss_mode(void)
@@ -926,13 +930,12 @@ static void bbr2_pick_probe_wait(struct bbr2 *bbr)
 
 /*
  * loss_mode 1: the Reno-coexistence timer is for a path where a loss-based
- * flow keeps a queue; smoothed RTT more than min_rtt/2^BBR2_RENO_QUEUE_SHIFT
+ * flow keeps a queue; smoothed RTT more than min_rtt/2^BBR2_QUEUE_RTT_SHIFT
  * above min_rtt says one does.  A buffer too shallow for such a queue
  * (16 flows in 5 % of a BDP) gives a Reno flow nothing to take, and there
  * every flow probing on a Reno flow's time scale (~10 rounds at ~10
  * packets each) keeps the buffer overflowing.
  */
-#define BBR2_RENO_QUEUE_SHIFT	4
 
 static bool bbr2_queue_lets_reno_in(const struct sock *sk)
 {
@@ -942,7 +945,7 @@ static bool bbr2_queue_lets_reno_in(const struct sock *sk)
 	if (!bbr2_loss_mode())
 		return true;
 	return (u64)(tcp_sk(sk)->srtt_us >> 3) >
-	       min_rtt + (min_rtt >> BBR2_RENO_QUEUE_SHIFT);
+	       min_rtt + (min_rtt >> BBR2_QUEUE_RTT_SHIFT);
 }
 
 /* Rounds a Reno flow with this cwnd waits between losses, times a gain. */

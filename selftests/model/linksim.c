@@ -125,6 +125,7 @@ enum ev_type {
 	EV_START, EV_LINK_DONE, EV_RCV, EV_ACK, EV_RTO, EV_REO, EV_DELACK,
 	EV_SEND, EV_APP, EV_APP_TOGGLE, EV_STOP, EV_TICK,
 	EV_FIFO,	/* frame mode: the head of a flow's RCV or ACK FIFO is due */
+	EV_FQ_OUT,	/* pace_late_us: a packet fq held leaves */
 };
 
 struct lpkt {			/* a packet in the network */
@@ -197,6 +198,7 @@ struct lflow {
 	u32 rto_gen, reo_gen, send_gen;
 	bool send_pending;
 	u64 send_at_ns;
+	u64 fq_release_ns;	/* pace_late_us: fq's late watchdog fires */
 	bool rto_armed;
 	/* frame mode: one RTO event in the heap at a time (a re-arm to a later
 	 * time moves rto_deadline; the early event re-queues itself)
@@ -246,6 +248,7 @@ struct linksim {
 	u32 nchunks;
 
 	u64 rng;
+	u64 rng_timer;		/* pace_late_us draws, apart from the loss */
 };
 
 static struct linksim *cur_sim;	/* for tcp_rate_check_app_limited() etc. */
@@ -587,8 +590,44 @@ static void link_enqueue_frame(struct linksim *sim, struct lpkt *p)
 	pkt_free(sim, p);
 }
 
+static u64 sim_rand_timer(struct linksim *sim)
+{
+	u64 z = (sim->rng_timer += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/*
+ * pace_late_us: fq's watchdog fires up to that late (uniform), as under an
+ * emulator (TCG) whose timers run late.  The packet that finds no watchdog
+ * pending arms one; it and every packet of its flow that comes before the
+ * watchdog fires leave together when it does.  TCP's own EDT stamps are
+ * unaffected: it queues into fq ahead of time.
+ */
+static bool fq_hold(struct linksim *sim, struct lpkt *p)
+{
+	struct lflow *f = sim->flows[p->flow];
+	struct ev e = { .type = EV_FQ_OUT, .flow = p->flow };
+
+	if (f->fq_release_ns <= sim->now_ns) {
+		u64 late = sim_rand_timer(sim) % ((u64)sim->cfg.pace_late_us * 1000);
+
+		if (!late)
+			return false;
+		f->fq_release_ns = sim->now_ns + late;
+	}
+	e.t = f->fq_release_ns;
+	e.u.pkt = p;
+	ev_push(sim, e);
+	return true;
+}
+
 static void link_send(struct linksim *sim, struct lpkt *p)
 {
+	if (sim->cfg.pace_late_us && sim->cfg.fq && !p->syn && fq_hold(sim, p))
+		return;
 	if (sim->cfg.frame_segs)
 		link_enqueue_frame(sim, p);
 	else
@@ -2313,6 +2352,7 @@ struct linksim *linksim_new(const struct linksim_cfg *cfg, const char *ccname)
 		return NULL;
 	}
 	sim->rng = cfg->seed * 0x2545f4914f6cdd1dULL + 7;
+	sim->rng_timer = cfg->seed * 0x9e3779b97f4a7c15ULL + 11;
 	shim_prandom_seed(cfg->seed);
 	sim->boot_ns = BOOT_US * NSEC_PER_USEC;
 	shim_clock_set_jiffies_base((unsigned long)(u32)(0U -
@@ -2380,6 +2420,12 @@ static void dispatch(struct linksim *sim, struct ev *e)
 		break;
 	case EV_LINK_DONE:
 		link_done(sim);
+		break;
+	case EV_FQ_OUT:
+		if (sim->cfg.frame_segs)
+			link_enqueue_frame(sim, e->u.pkt);
+		else
+			link_enqueue(sim, e->u.pkt);
 		break;
 	case EV_RCV:
 		if (sim->cfg.frame_segs && !e->u.pkt->syn)

@@ -65,6 +65,11 @@ struct linksim_cfg {
 	u32 hdr_bytes;		/* wire overhead per packet counted by the link (0) */
 	bool fq;		/* fq qdisc: pace every flow (SK_PACING_FQ) */
 	bool tso;		/* TSO/GSO bursts sized like tcp_tso_autosize() */
+	/* fq's watchdog fires up to this late (uniform draw per arming), as
+	 * under QEMU/TCG, whose timers run late: the packets a late watchdog
+	 * held leave together, a burst that queues at the bottleneck.
+	 * TCP's EDT stamps are not affected.  0: on time (the default). */
+	u32 pace_late_us;
 	/* 0: the link carries packets (the default). N > 0: frame mode, the
 	 * unit for DTN rates: the link, the receiver and the ACK clock work
 	 * on frames of up to N MSS (a TSO burst of tcp_tso_autosize() size,

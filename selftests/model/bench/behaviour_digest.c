@@ -20,7 +20,8 @@
  * Scenarios: linksim paths covering STARTUP, DRAIN, every PROBE_BW phase,
  * PROBE_RTT, random and queue-overflow loss, ECN (both receiver kinds),
  * shallow buffers, app-limited and on/off senders, two flows, fq and TSO,
- * version=2, and non-default parameters that switch code paths on or off;
+ * version=2, loss_mode=1, and non-default parameters that switch code paths
+ * on or off;
  * then crafted rate samples: the benchmark's ACK stream and an adversarial
  * one with extreme rates (to 400 Gbit/s), RTTs (to 1 s and beyond),
  * counters that wrap or go backwards, and the other hooks interleaved.
@@ -387,6 +388,9 @@ static const struct scenario scenarios[] = {
 	{ "params-ecn",
 	  "ecn_enable=1 ecn_reprobe_gain=0 ecn_max_rtt_us=0 ecn_factor=255 full_ecn_cnt=0",
 	  PATH_ECN_RFC3168, 8, 0 },
+	{ "loss-mode-random-loss", "loss_mode=1",	PATH_RANDOM_LOSS, 20, 0 },
+	{ "loss-mode-shallow",	"loss_mode=1",		PATH_SHALLOW, 15, 0 },
+	{ "loss-mode-two-flows", "loss_mode=1",		PATH_TWO_FLOWS, 15, 0 },
 	{ "bench-stream",	"",			-1, 0, 0 },
 	{ "crafted-100M-20ms",	"ecn_enable=1",		-1, 0, 1 },
 	{ "crafted-400G-1s",	"",			-1, 0, 2 },

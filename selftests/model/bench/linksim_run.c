@@ -24,6 +24,8 @@
  *                     (default 66: TCP with timestamps, IPv4, Ethernet, as
  *                     tbf counts them on the netns dumbbell)
  *   fq=0|1            sender paces every flow (fq qdisc; default 1)
+ *   pace_late_us=N    fq's pacing timer fires up to N us late (uniform),
+ *                     as in the QEMU/TCG test bed (default 0: on time)
  *   seed=N            random loss seed (default 1)
  *   ts=S              add a time series with S-second samples
  *   param.NAME=V      tcp_bbr2 module parameter
@@ -131,6 +133,8 @@ int main(int argc, char **argv)
 			cfg.ack_every = atoi(v);
 		else if (!strcmp(a, "fq"))
 			cfg.fq = atoi(v);
+		else if (!strcmp(a, "pace_late_us"))
+			cfg.pace_late_us = strtoul(v, NULL, 0);
 		else if (!strcmp(a, "seed"))
 			cfg.seed = strtoull(v, NULL, 0);
 		else if (!strcmp(a, "ts"))

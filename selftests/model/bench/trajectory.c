@@ -12,6 +12,8 @@
  *   trajectory ... -a        receiver ACKs every 2nd packet (40 ms delack),
  *                            sender uses TSO: closer to a real host pair
  *   trajectory ... -l PCT    random loss, percent
+ *   trajectory ... -j US     fq's pacing timer fires up to US late, as in
+ *                            the QEMU/TCG test bed (linksim.h pace_late_us)
  *   trajectory ... -p NAME=V set a tcp_bbr2 module parameter
  *   trajectory late ... -x CC2  the second flow runs CC2 (e.g. cubic) and
  *                            starts with the first
@@ -146,6 +148,7 @@ int main(int argc, char **argv)
 	bool host_like = false;
 	const char *param = NULL, *cc2 = NULL;
 	double loss_pct = 0;
+	u32 pace_late_us = 0;
 	u64 seed = 1, end_us, b0[2] = { 0 }, b1[2];
 	double mean = 0, x[2];
 	bool late;
@@ -167,6 +170,8 @@ int main(int argc, char **argv)
 			host_like = true;
 		else if (!strcmp(argv[i], "-l") && i + 1 < (u32)argc)
 			loss_pct = strtod(argv[++i], NULL);
+		else if (!strcmp(argv[i], "-j") && i + 1 < (u32)argc)
+			pace_late_us = strtoul(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "-p") && i + 1 < (u32)argc)
 			param = argv[++i];
 		else if (!strcmp(argv[i], "-x") && i + 1 < (u32)argc)
@@ -176,7 +181,7 @@ int main(int argc, char **argv)
 	}
 	late = !strcmp(scenario, "late");
 	if (!late && strcmp(scenario, "deep")) {
-		fprintf(stderr, "usage: %s deep|late [CC] [-q] [-s SEED] [-r MBIT] [-t RTT_MS] [-b BDPS] [-a] [-l PCT] [-p NAME=V] [-x CC2]\n",
+		fprintf(stderr, "usage: %s deep|late [CC] [-q] [-s SEED] [-r MBIT] [-t RTT_MS] [-b BDPS] [-a] [-l PCT] [-j US] [-p NAME=V] [-x CC2]\n",
 			argv[0]);
 		return 2;
 	}
@@ -202,6 +207,7 @@ int main(int argc, char **argv)
 	cfg.fq = true;
 	cfg.seed = seed;
 	cfg.loss_ppm = (u32)(loss_pct * 1e4 + 0.5);
+	cfg.pace_late_us = pace_late_us;
 	if (host_like) {
 		cfg.ack_every = 2;
 		cfg.delack_us = 40000;

@@ -6,7 +6,7 @@
 # congestion control may use.  Compiled for userspace, that mapping must
 # make exactly the module build's decisions: the behaviour digest (bbr2's
 # whole state, cwnd, ssthresh, pacing rate and app_limited after every
-# hook in 22 scenarios, bench/behaviour_digest.c) must be identical.  A
+# hook in 25 scenarios, bench/behaviour_digest.c) must be identical.  A
 # shim with a wrong 64x32 multiply (BPF_SHIM=mutant) must differ, or the
 # comparison proves nothing.  Run by `make check`.
 set -u
