@@ -29,6 +29,9 @@ def _add_run_opts(p):
                    "GSO frame; 0: the per-packet mode)")
     p.add_argument("--ack-every", type=int,
                    help="with --where sim: ACK every N frames (packets); default 1")
+    p.add_argument("--pace-late", type=int, metavar="US",
+                   help="with --where sim: fq's pacing timer fires up to US "
+                   "microseconds late, as in the QEMU/TCG test bed (default 0)")
     p.add_argument("--kernel", help="VM kernel ABI (default: selftests/vm/kernels.conf)")
     p.add_argument("--module", default=os.path.join(runner.REPO, "tcp_bbr2.ko"),
                    help="tcp_bbr2.ko to insmod when bbr2 is not loaded")
@@ -132,6 +135,8 @@ def cmd_run(args, job_paths):
                 j["meta"]["frame"] = args.frame
             if args.ack_every is not None:
                 j["meta"]["ack_every"] = args.ack_every
+            if args.pace_late is not None:
+                j["meta"]["pace_late_us"] = args.pace_late
         failed = sim.run_sim(job_list, out, nice=args.nice, idle=args.idle)
         if failed:
             runner.log("%d run(s) failed" % failed)

@@ -62,6 +62,8 @@ def sim_args(cfg, meta, seed):
             "skip=%g" % min(meta.get("skip", 10), meta["duration"]),
             "frame=%d" % meta.get("frame", DEFAULT_FRAME),
             "ack_every=%d" % meta.get("ack_every", 1), "seed=%d" % seed]
+    if meta.get("pace_late_us"):
+        args.append("pace_late_us=%d" % meta["pace_late_us"])
     if cfg.get("buffer_bytes"):
         args.append("buf_bytes=%d" % int(float(cfg["buffer_bytes"])))
     else:
