@@ -256,13 +256,19 @@ static struct linksim *cur_sim;	/* for tcp_rate_check_app_limited() etc. */
 /* ------------------------------------------------------------------ */
 /* small helpers */
 
-static u64 sim_rand(struct linksim *sim)
+/* splitmix64: one step of the generator whose state is *state */
+static u64 splitmix64(u64 *state)
 {
-	u64 z = (sim->rng += 0x9e3779b97f4a7c15ULL);
+	u64 z = (*state += 0x9e3779b97f4a7c15ULL);
 
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
 	return z ^ (z >> 31);
+}
+
+static u64 sim_rand(struct linksim *sim)
+{
+	return splitmix64(&sim->rng);
 }
 
 static struct sock *fsk(struct lflow *f)
@@ -590,15 +596,6 @@ static void link_enqueue_frame(struct linksim *sim, struct lpkt *p)
 	pkt_free(sim, p);
 }
 
-static u64 sim_rand_timer(struct linksim *sim)
-{
-	u64 z = (sim->rng_timer += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 /*
  * pace_late_us: fq's watchdog fires up to that late (uniform), as under an
  * emulator (TCG) whose timers run late.  The packet that finds no watchdog
@@ -612,7 +609,8 @@ static bool fq_hold(struct linksim *sim, struct lpkt *p)
 	struct ev e = { .type = EV_FQ_OUT, .flow = p->flow };
 
 	if (f->fq_release_ns <= sim->now_ns) {
-		u64 late = sim_rand_timer(sim) % ((u64)sim->cfg.pace_late_us * 1000);
+		u64 late = splitmix64(&sim->rng_timer) %
+			   ((u64)sim->cfg.pace_late_us * 1000);
 
 		if (!late)
 			return false;
