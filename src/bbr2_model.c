@@ -638,6 +638,13 @@ static bool bbr2_can_use_ecn(const struct sock *sk)
  * Documentation/design.rst has the reasoning and the measured trade-offs.
  */
 #define BBR2_QUEUE_RTT_SHIFT	4
+/*
+ * In STARTUP the question is only whether the buffer overflowed, and a
+ * shallow buffer shared by many flows is full at a queue of a millisecond
+ * or two: there a queue is min_rtt/64 (16 flows in a 5 %-BDP buffer
+ * retransmitted more than v3 mode in the VM with min_rtt/16 here).
+ */
+#define BBR2_STARTUP_QUEUE_RTT_SHIFT	6
 #define BBR2_BG_LOSS_MAX	3
 
 static bool bbr2_loss_mode(void)
@@ -650,10 +657,12 @@ static void bbr2_note_low_rtt(struct sock *sk, const struct rate_sample *rs)
 {
 	struct bbr2 *bbr = inet_csk_ca(sk);
 	u64 min_rtt = bbr->min_rtt_us;
+	u32 shift = bbr2_full_bw_reached(bbr) ? BBR2_QUEUE_RTT_SHIFT :
+						BBR2_STARTUP_QUEUE_RTT_SHIFT;
 
 	if (bbr->low_rtt_in_round || rs->rtt_us < 0)
 		return;
-	if ((u64)rs->rtt_us <= min_rtt + (min_rtt >> BBR2_QUEUE_RTT_SHIFT))
+	if ((u64)rs->rtt_us <= min_rtt + (min_rtt >> shift))
 		bbr->low_rtt_in_round = 1;
 }
 
