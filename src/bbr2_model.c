@@ -945,7 +945,6 @@ static void bbr2_pick_probe_wait(struct bbr2 *bbr)
  * every flow probing on a Reno flow's time scale (~10 rounds at ~10
  * packets each) keeps the buffer overflowing.
  */
-
 static bool bbr2_queue_lets_reno_in(const struct sock *sk)
 {
 	const struct bbr2 *bbr = inet_csk_ca(sk);

@@ -622,14 +622,20 @@ static bool fq_hold(struct linksim *sim, struct lpkt *p)
 	return true;
 }
 
-static void link_send(struct linksim *sim, struct lpkt *p)
+/* the packet reaches the bottleneck now */
+static void link_arrive(struct linksim *sim, struct lpkt *p)
 {
-	if (sim->cfg.pace_late_us && sim->cfg.fq && !p->syn && fq_hold(sim, p))
-		return;
 	if (sim->cfg.frame_segs)
 		link_enqueue_frame(sim, p);
 	else
 		link_enqueue(sim, p);
+}
+
+static void link_send(struct linksim *sim, struct lpkt *p)
+{
+	if (sim->cfg.pace_late_us && sim->cfg.fq && !p->syn && fq_hold(sim, p))
+		return;
+	link_arrive(sim, p);
 }
 
 static void link_done(struct linksim *sim)
@@ -2420,10 +2426,7 @@ static void dispatch(struct linksim *sim, struct ev *e)
 		link_done(sim);
 		break;
 	case EV_FQ_OUT:
-		if (sim->cfg.frame_segs)
-			link_enqueue_frame(sim, e->u.pkt);
-		else
-			link_enqueue(sim, e->u.pkt);
+		link_arrive(sim, e->u.pkt);
 		break;
 	case EV_RCV:
 		if (sim->cfg.frame_segs && !e->u.pkt->syn)
