@@ -23,6 +23,8 @@
 #   CCINFO     path of the static ccinfo sampler (TCP_INFO + TCP_CC_INFO)
 #   BBR2_KO    tcp_bbr2.ko to insmod when a spec needs bbr2
 #   BENCH_SECS flow length (20; the late-flow scenario runs twice as long)
+#   TRACE      scenarios whose flows are sampled and traced (deep16 late2;
+#              a flows16 trace is 16 flows' worth of tracepoints)
 #
 # Every scenario: RATE 50 Mbit/s, RTT 40 ms, fq at the sender (lib.sh).
 
@@ -39,6 +41,7 @@ ALL_SCENARIOS="deep16 late2 loss0 loss1 flows16 vscubic1 vscubic2"
 SCENARIOS=${SCENARIOS:-$ALL_SCENARIOS}
 CCS=${CCS:-"bbr2 bbr cubic"}
 CCINFO=${CCINFO:-}
+TRACE=${TRACE:-"deep16 late2"}
 RAW=$RESULTS_DIR/raw.tsv
 TRACEFS=/sys/kernel/tracing
 
@@ -134,6 +137,7 @@ trace_start()
 {
 	local spec=$1 name=$2 base
 
+	[[ " $TRACE " == *" $name "* ]] || return 0
 	base=$TEST_OUT/$name-$(spec_file "$spec")
 	if [ -n "$CCINFO" ] && [ -x "$CCINFO" ]; then
 		"$CCINFO" "$RCV_IP" 100 "$base.ccinfo" </dev/null >/dev/null 2>&1 &
@@ -271,7 +275,9 @@ one_flow()
 
 	shift 2
 	out=$TEST_OUT/$name-$(spec_file "$spec").json
-	iperf_flow "$out" "$(spec_cc "$spec")" "$SECS" "$@" || { iperf_failed "$out"; return 1; }
+	trace_start "$spec" "$name"
+	iperf_flow "$out" "$(spec_cc "$spec")" "$SECS" "$@" || { iperf_failed "$out"; trace_stop "$spec" "$name"; return 1; }
+	trace_stop "$spec" "$name"
 	read -r g _ p _ < <(iperf_summary "$out")
 	record "$name" "$spec" goodput_mbit "$g"
 	record "$name" "$spec" retrans_pct "$p"

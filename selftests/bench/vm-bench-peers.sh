@@ -36,6 +36,7 @@
 #   VM_TIMEOUT  per guest (2400 s)
 #   GUESTS      which guests run ("v3 debian"), for development
 #   BENCH_SECS  flow length (20 s; shorter only to try the machinery)
+#   TRACE       scenarios whose flows are sampled and traced ("deep16 late2")
 #
 # Results: RESULTS/iterN/{v3,debian}/ (raw.tsv, iperf3 JSON, ping logs,
 # *.ccinfo samples, *.trace, console logs), RESULTS/raw.csv,
@@ -203,6 +204,7 @@ write_env()
 		printf 'export SCENARIOS=%q\n' "$SCENARIOS"
 		printf 'export CCINFO=%q\n' /bench/selftests/bench/ccinfo
 		printf 'export BENCH_SECS=%q\n' "${BENCH_SECS:-20}"
+		printf 'export TRACE=%q\n' "${TRACE:-deep16 late2}"
 	} >"$1"
 }
 
@@ -260,7 +262,8 @@ run_debian()
 	VM_LOCK=$BUILD/vm.lock "$SELFTESTS/vm/vm-run" -k "$KVER" -t "$VM_TIMEOUT" -r "$dir" \
 		${VM_CPU_MODEL:+--cpu-model "$VM_CPU_MODEL"} \
 		-e "BBR2_KO=$BBR2_KO" -e "CCS=$CCS" -e "SCENARIOS=$SCENARIOS" \
-		-e "CCINFO=$BUILD/ccinfo" -e "BENCH_SECS=${BENCH_SECS:-20}" -- \
+		-e "CCINFO=$BUILD/ccinfo" -e "BENCH_SECS=${BENCH_SECS:-20}" \
+		-e "TRACE=${TRACE:-deep16 late2}" -- \
 		"$BENCH/peers-guest.sh" >"$dir/guest-stdout.log" 2>&1 || rc=$?
 	grep -E '^# ' "$dir/guest-stdout.log" >&2 || true
 	echo "$(( $(date +%s) - t0 ))" >"$dir/vm-secs"
