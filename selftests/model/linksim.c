@@ -126,6 +126,7 @@ enum ev_type {
 	EV_SEND, EV_APP, EV_APP_TOGGLE, EV_STOP, EV_TICK,
 	EV_FIFO,	/* frame mode: the head of a flow's RCV or ACK FIFO is due */
 	EV_FQ_OUT,	/* pace_late_us: a packet fq held leaves */
+	EV_TBF,		/* link_late_us: the bottleneck tbf's watchdog fires */
 };
 
 struct lpkt {			/* a packet in the network */
@@ -241,6 +242,10 @@ struct linksim {
 	u64 ser_carry;		/* serialization remainder, for an exact rate */
 	u64 q_last_ns;
 	u64 busy_since_ns;
+	/* link_late_us: the tbf's bucket, in ns of transmission at the rate */
+	s64 tbf_tokens_ns;
+	u64 tbf_last_ns;
+	bool tbf_armed;
 	struct linksim_link_stats ls;
 
 	struct lpkt *free_pkts;
@@ -248,7 +253,7 @@ struct linksim {
 	u32 nchunks;
 
 	u64 rng;
-	u64 rng_timer;		/* pace_late_us draws, apart from the loss */
+	u64 rng_timer;		/* late-timer draws, apart from the loss */
 };
 
 static struct linksim *cur_sim;	/* for tcp_rate_check_app_limited() etc. */
@@ -444,25 +449,93 @@ static void queue_account(struct linksim *sim)
 	sim->q_last_ns = sim->now_ns;
 }
 
-static void link_start(struct linksim *sim)
+/* Take the head of the bottleneck queue; its transmission time, exact. */
+static struct lpkt *link_dequeue(struct linksim *sim, u64 *tx_ns)
 {
 	struct lpkt *p = sim->q_head;
-	u64 bits_ns, ns;
+	u64 bits_ns;
 
-	if (sim->in_service || !p)
-		return;
 	queue_account(sim);
 	sim->q_head = p->next;
 	if (!sim->q_head)
 		sim->q_tail = NULL;
 	sim->q_len -= p->n;
 	sim->q_bytes -= p->wire;
-	sim->in_service = p;
 	bits_ns = (u64)p->wire * 8 * NSEC_PER_SEC + sim->ser_carry;
-	ns = bits_ns / sim->cfg.rate_bps;
+	*tx_ns = bits_ns / sim->cfg.rate_bps;
 	sim->ser_carry = bits_ns % sim->cfg.rate_bps;
+	return p;
+}
+
+/* The packet has left the bottleneck: on to the receiver. */
+static void link_deliver(struct linksim *sim, struct lpkt *p)
+{
+	struct ev e = { .type = EV_RCV };
+
+	e.t = sim->now_ns + sim->flows[p->flow]->fwd_ns;
+	e.flow = p->flow;
+	e.u.pkt = p;
+	ev_post(sim, e);
+}
+
+/*
+ * link_late_us: the test bed's tbf.  Tokens accrue at the rate up to the
+ * bucket; the head packet leaves when they cover it (or a bucketful, for a
+ * frame larger than the bucket: tbf would segment it), together with
+ * every packet behind it they also cover.  When they do not, the watchdog
+ * is armed for the moment they will, and fires up to link_late_us late:
+ * the tokens that accrued meanwhile send a burst.
+ */
+static void tbf_run(struct linksim *sim)
+{
+	s64 burst_ns = (s64)sim->cfg.link_burst_us * NSEC_PER_USEC;
+	u64 late;
+
+	if (sim->tbf_armed)
+		return;
+	sim->tbf_tokens_ns = min_t(s64, burst_ns, sim->tbf_tokens_ns +
+				   (s64)(sim->now_ns - sim->tbf_last_ns));
+	sim->tbf_last_ns = sim->now_ns;
+	while (sim->q_head) {
+		u64 bits = (u64)sim->q_head->wire * 8 * NSEC_PER_SEC;
+		s64 need = min_t(s64, burst_ns, bits / sim->cfg.rate_bps);
+		struct lpkt *p;
+		u64 tx_ns;
+
+		if (sim->tbf_tokens_ns < need) {
+			late = splitmix64(&sim->rng_timer) %
+			       ((u64)sim->cfg.link_late_us * 1000);
+			sim->tbf_armed = true;
+			ev_at(sim, sim->now_ns + (u64)(need - sim->tbf_tokens_ns) + late,
+			      EV_TBF, 0, 0);
+			return;
+		}
+		p = link_dequeue(sim, &tx_ns);
+		sim->tbf_tokens_ns -= (s64)tx_ns;
+		sim->ls.busy_ns += tx_ns;
+		link_deliver(sim, p);
+	}
+}
+
+static void link_start(struct linksim *sim)
+{
+	u64 ns;
+
+	if (sim->cfg.link_late_us) {
+		tbf_run(sim);
+		return;
+	}
+	if (sim->in_service || !sim->q_head)
+		return;
+	sim->in_service = link_dequeue(sim, &ns);
 	sim->busy_since_ns = sim->now_ns;
-	ev_at(sim, sim->now_ns + ns, EV_LINK_DONE, p->flow, 0);
+	ev_at(sim, sim->now_ns + ns, EV_LINK_DONE, sim->in_service->flow, 0);
+}
+
+/* Does a packet arriving now wait (and so count against the buffer)? */
+static bool link_backlogged(const struct linksim *sim)
+{
+	return sim->in_service || sim->q_head;
 }
 
 static void link_enqueue(struct linksim *sim, struct lpkt *p)
@@ -481,7 +554,7 @@ static void link_enqueue(struct linksim *sim, struct lpkt *p)
 		full = sim->q_len >= sim->cfg.queue_pkts;
 	else
 		full = sim->q_bytes + p->wire > sim->cfg.queue_bytes;
-	if (full && sim->in_service) {
+	if (full && link_backlogged(sim)) {
 		sim->ls.drops_queue++;
 		f->st.pkts_dropped++;
 		pkt_free(sim, p);
@@ -517,7 +590,7 @@ static void link_admit_frame(struct linksim *sim, struct lpkt *p)
 	struct lflow *f = sim->flows[p->flow];
 	u32 per = sim->cfg.mss + sim->cfg.hdr_bytes, n = p->n, space;
 
-	if (!sim->in_service) {
+	if (!link_backlogged(sim)) {
 		space = n;
 	} else if (sim->cfg.queue_pkts) {
 		space = sim->q_len < sim->cfg.queue_pkts ? sim->cfg.queue_pkts - sim->q_len : 0;
@@ -641,14 +714,10 @@ static void link_send(struct linksim *sim, struct lpkt *p)
 static void link_done(struct linksim *sim)
 {
 	struct lpkt *p = sim->in_service;
-	struct ev e = { .type = EV_RCV };
 
 	sim->ls.busy_ns += sim->now_ns - sim->busy_since_ns;
 	sim->in_service = NULL;
-	e.t = sim->now_ns + sim->flows[p->flow]->fwd_ns;
-	e.flow = p->flow;
-	e.u.pkt = p;
-	ev_post(sim, e);
+	link_deliver(sim, p);
 	link_start(sim);
 }
 
@@ -2355,6 +2424,9 @@ struct linksim *linksim_new(const struct linksim_cfg *cfg, const char *ccname)
 		free(sim);
 		return NULL;
 	}
+	if (sim->cfg.link_late_us && !sim->cfg.link_burst_us)
+		sim->cfg.link_burst_us = 4000;
+	sim->tbf_tokens_ns = (s64)sim->cfg.link_burst_us * NSEC_PER_USEC;
 	sim->rng = cfg->seed * 0x2545f4914f6cdd1dULL + 7;
 	sim->rng_timer = cfg->seed * 0x9e3779b97f4a7c15ULL + 11;
 	shim_prandom_seed(cfg->seed);
@@ -2427,6 +2499,10 @@ static void dispatch(struct linksim *sim, struct ev *e)
 		break;
 	case EV_FQ_OUT:
 		link_arrive(sim, e->u.pkt);
+		break;
+	case EV_TBF:
+		sim->tbf_armed = false;
+		tbf_run(sim);
 		break;
 	case EV_RCV:
 		if (sim->cfg.frame_segs && !e->u.pkt->syn)

@@ -70,6 +70,14 @@ struct linksim_cfg {
 	 * held leave together, a burst that queues at the bottleneck.
 	 * TCP's EDT stamps are not affected.  0: on time (the default). */
 	u32 pace_late_us;
+	/* 0: the bottleneck is an exact serializing link (the default).
+	 * N > 0: it is the test bed's tbf instead, a token bucket of
+	 * link_burst_us of the rate whose watchdog, armed when the head of
+	 * the queue waits for tokens, fires up to N us late (uniform); the
+	 * packets the tokens then cover leave at once.  Same rate on
+	 * average; bursty delivery and a fuller queue, as in the VM. */
+	u32 link_late_us;
+	u32 link_burst_us;	/* tbf bucket depth (4000, lib.sh's DB_BURST_US) */
 	/* 0: the link carries packets (the default). N > 0: frame mode, the
 	 * unit for DTN rates: the link, the receiver and the ACK clock work
 	 * on frames of up to N MSS (a TSO burst of tcp_tso_autosize() size,

@@ -32,6 +32,10 @@ def _add_run_opts(p):
     p.add_argument("--pace-late", type=int, metavar="US",
                    help="with --where sim: fq's pacing timer fires up to US "
                    "microseconds late, as in the QEMU/TCG test bed (default 0)")
+    p.add_argument("--link-late", type=int, metavar="US",
+                   help="with --where sim: the bottleneck is the test bed's tbf, "
+                   "its watchdog up to US microseconds late (default 0: an "
+                   "exact link)")
     p.add_argument("--kernel", help="VM kernel ABI (default: selftests/vm/kernels.conf)")
     p.add_argument("--module", default=os.path.join(runner.REPO, "tcp_bbr2.ko"),
                    help="tcp_bbr2.ko to insmod when bbr2 is not loaded")
@@ -137,6 +141,8 @@ def cmd_run(args, job_paths):
                 j["meta"]["ack_every"] = args.ack_every
             if args.pace_late is not None:
                 j["meta"]["pace_late_us"] = args.pace_late
+            if args.link_late is not None:
+                j["meta"]["link_late_us"] = args.link_late
         failed = sim.run_sim(job_list, out, nice=args.nice, idle=args.idle)
         if failed:
             runner.log("%d run(s) failed" % failed)

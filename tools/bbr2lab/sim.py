@@ -64,6 +64,8 @@ def sim_args(cfg, meta, seed):
             "ack_every=%d" % meta.get("ack_every", 1), "seed=%d" % seed]
     if meta.get("pace_late_us"):
         args.append("pace_late_us=%d" % meta["pace_late_us"])
+    if meta.get("link_late_us"):
+        args.append("link_late_us=%d" % meta["link_late_us"])
     if cfg.get("buffer_bytes"):
         args.append("buf_bytes=%d" % int(float(cfg["buffer_bytes"])))
     else:

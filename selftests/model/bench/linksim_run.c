@@ -26,6 +26,9 @@
  *   fq=0|1            sender paces every flow (fq qdisc; default 1)
  *   pace_late_us=N    fq's pacing timer fires up to N us late (uniform),
  *                     as in the QEMU/TCG test bed (default 0: on time)
+ *   link_late_us=N    the bottleneck is the test bed's tbf, whose watchdog
+ *                     fires up to N us late (default 0: an exact link)
+ *   link_burst_us=N   that tbf's bucket depth (default 4000)
  *   seed=N            random loss seed (default 1)
  *   ts=S              add a time series with S-second samples
  *   param.NAME=V      tcp_bbr2 module parameter
@@ -135,6 +138,10 @@ int main(int argc, char **argv)
 			cfg.fq = atoi(v);
 		else if (!strcmp(a, "pace_late_us"))
 			cfg.pace_late_us = strtoul(v, NULL, 0);
+		else if (!strcmp(a, "link_late_us"))
+			cfg.link_late_us = strtoul(v, NULL, 0);
+		else if (!strcmp(a, "link_burst_us"))
+			cfg.link_burst_us = strtoul(v, NULL, 0);
 		else if (!strcmp(a, "seed"))
 			cfg.seed = strtoull(v, NULL, 0);
 		else if (!strcmp(a, "ts"))

@@ -14,6 +14,8 @@
  *   trajectory ... -l PCT    random loss, percent
  *   trajectory ... -j US     fq's pacing timer fires up to US late, as in
  *                            the QEMU/TCG test bed (linksim.h pace_late_us)
+ *   trajectory ... -J US     the bottleneck is the test bed's tbf, its
+ *                            watchdog up to US late (linksim.h link_late_us)
  *   trajectory ... -p NAME=V set a tcp_bbr2 module parameter
  *   trajectory late ... -x CC2  the second flow runs CC2 (e.g. cubic) and
  *                            starts with the first
@@ -148,7 +150,7 @@ int main(int argc, char **argv)
 	bool host_like = false;
 	const char *param = NULL, *cc2 = NULL;
 	double loss_pct = 0;
-	u32 pace_late_us = 0;
+	u32 pace_late_us = 0, link_late_us = 0;
 	u64 seed = 1, end_us, b0[2] = { 0 }, b1[2];
 	double mean = 0, x[2];
 	bool late;
@@ -172,6 +174,8 @@ int main(int argc, char **argv)
 			loss_pct = strtod(argv[++i], NULL);
 		else if (!strcmp(argv[i], "-j") && i + 1 < (u32)argc)
 			pace_late_us = strtoul(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "-J") && i + 1 < (u32)argc)
+			link_late_us = strtoul(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "-p") && i + 1 < (u32)argc)
 			param = argv[++i];
 		else if (!strcmp(argv[i], "-x") && i + 1 < (u32)argc)
@@ -181,7 +185,7 @@ int main(int argc, char **argv)
 	}
 	late = !strcmp(scenario, "late");
 	if (!late && strcmp(scenario, "deep")) {
-		fprintf(stderr, "usage: %s deep|late [CC] [-q] [-s SEED] [-r MBIT] [-t RTT_MS] [-b BDPS] [-a] [-l PCT] [-j US] [-p NAME=V] [-x CC2]\n",
+		fprintf(stderr, "usage: %s deep|late [CC] [-q] [-s SEED] [-r MBIT] [-t RTT_MS] [-b BDPS] [-a] [-l PCT] [-j US] [-J US] [-p NAME=V] [-x CC2]\n",
 			argv[0]);
 		return 2;
 	}
@@ -208,6 +212,7 @@ int main(int argc, char **argv)
 	cfg.seed = seed;
 	cfg.loss_ppm = (u32)(loss_pct * 1e4 + 0.5);
 	cfg.pace_late_us = pace_late_us;
+	cfg.link_late_us = link_late_us;
 	if (host_like) {
 		cfg.ack_every = 2;
 		cfg.delack_us = 40000;

@@ -16,6 +16,12 @@
  * that moves a result out of the kernel's range fails here; a gap the
  * simulator cannot close is a TODO with its reason (tools/README.md,
  * "Simulator validation"). bbr and cubic need KSRC= (else skipped).
+ *
+ * A gap explained by the test bed itself is also run once more with the
+ * test bed modelled (per-packet, a receiver that ACKs every 2nd segment,
+ * fq's and the bottleneck tbf's watchdogs late as under TCG) and must fall
+ * within the kernel's runs there, and outside them with the exact link:
+ * the explanation is measured, not asserted.
  */
 #include "bbr2_util.h"
 
@@ -75,9 +81,15 @@ static bool within(const double *vm, double v, double rel, double floor)
 	return v >= vm[1] - slack && v <= vm[2] + slack;
 }
 
-/* One run as tools/bbr2-lab --where sim makes it (bench/linksim_run.c). */
-static void run(const struct vm_point *p, const char *cc, u64 seed, double *mbps,
-		double *retrans, double *qdelay)
+/* linksim's model of the QEMU/TCG test bed, fitted to vm_results.h */
+#define TESTBED_PACE_LATE_US	1000
+#define TESTBED_LINK_LATE_US	250
+
+/* One run as tools/bbr2-lab --where sim makes it (bench/linksim_run.c),
+ * or with --frame 0 --ack-every 2 --pace-late 1000 --link-late 250.
+ */
+static void run(const struct vm_point *p, const char *cc, u64 seed, bool testbed,
+		double *mbps, double *retrans, double *qdelay)
 {
 	static struct samples s;
 	struct linksim_cfg cfg;
@@ -95,6 +107,12 @@ static void run(const struct vm_point *p, const char *cc, u64 seed, double *mbps
 	cfg.loss_ppm = p->loss_ppm;
 	cfg.queue_pkts = 0;
 	cfg.seed = seed;
+	if (testbed) {
+		cfg.frame_segs = 0;
+		cfg.ack_every = 2;
+		cfg.pace_late_us = TESTBED_PACE_LATE_US;
+		cfg.link_late_us = TESTBED_LINK_LATE_US;
+	}
 	cfg.queue_bytes = (u64)(p->buf_bdp * linksim_bdp_pkts(&cfg) * (cfg.mss + cfg.hdr_bytes));
 	cfg.nflows = p->nflows;
 	for (k = 0; k < p->nflows; k++)
@@ -133,41 +151,84 @@ static void verdict(const struct vm_point *p, int m, bool ok, const char *what, 
 		tap_ok(ok, "%s, within the kernel's runs", name);
 }
 
-static void check(const struct vm_point *p)
+static bool testbed_gap(const char *todo)
 {
-	double mbps = 0, retrans = 0, qdelay = 0;
+	return todo && !strcmp(todo, GAP_TESTBED);
+}
+
+/* The point's mean goodput, retransmits and queueing delay over the seeds. */
+static void measure(const struct vm_point *p, bool testbed, double *m)
+{
 	const char *cc = p->cc;
 	u64 seed;
 
+	m[0] = m[1] = m[2] = 0;
 	bbr2_set_param("version", strcmp(cc, "bbr2v2") ? "3" : "2");
 	if (!strncmp(cc, "bbr2", 4))
 		cc = "bbr2";
 	for (seed = 1; seed <= SEEDS; seed++)
-		run(p, cc, seed, &mbps, &retrans, &qdelay);
+		run(p, cc, seed, testbed, &m[0], &m[1], &m[2]);
 	bbr2_set_param("version", "3");
+}
+
+static bool within_metric(const struct vm_point *p, int m, double v)
+{
+	static const double rel[] = { 0.02, 0, 0 }, floor[] = { 0, 0.1, 2 };
+	const double *vm = m == 0 ? p->mbps : m == 1 ? p->retrans_pct : p->qdelay_ms;
+
+	return within(vm, v, rel[m], floor[m]);
+}
+
+/* A gap the test bed explains: closed when the model has the test bed's
+ * late timers, open without them.
+ */
+static void check_testbed(const struct vm_point *p, int m, const double *exact)
+{
+	double tb[3];
+
+	measure(p, true, tb);
+	tap_ok(within_metric(p, m, tb[m]) && !within_metric(p, m, exact[m]),
+	       "%s:%u, %.2g BDP, %.2g%% loss: metric %d with the test bed modelled %.2f (within), exact link %.2f (outside)",
+	       p->cc, p->nflows, p->buf_bdp, p->loss_ppm / 1e4, m, tb[m], exact[m]);
+}
+
+static void check(const struct vm_point *p)
+{
+	double v[3];
+	int m;
+
+	measure(p, false, v);
 
 	tap_diag("%s:%u, %.2g BDP, %.2g%% loss: kernel %.1f [%.1f-%.1f] Mbit/s, %.2f [%.2f-%.2f] %% retransmits, %.1f [%.1f-%.1f] ms queueing",
 		 p->cc, p->nflows, p->buf_bdp, p->loss_ppm / 1e4, p->mbps[0], p->mbps[1],
 		 p->mbps[2], p->retrans_pct[0], p->retrans_pct[1], p->retrans_pct[2],
 		 p->qdelay_ms[0], p->qdelay_ms[1], p->qdelay_ms[2]);
-	verdict(p, 0, within(p->mbps, mbps, 0.02, 0), "simulator", mbps);
-	verdict(p, 1, within(p->retrans_pct, retrans, 0, 0.1), "simulator", retrans);
-	verdict(p, 2, within(p->qdelay_ms, qdelay, 0, 2), "simulator", qdelay);
+	for (m = 0; m < 3; m++)
+		verdict(p, m, within_metric(p, m, v[m]), "simulator", v[m]);
+	for (m = 0; m < 3; m++)
+		if (testbed_gap(p->todo[m]))
+			check_testbed(p, m, v);
 }
 
 int main(void)
 {
-	u32 i, n = ARRAY_SIZE(vm_results);
+	u32 n = ARRAY_SIZE(vm_results);
+	u32 i, m, planned = 0;
 
-	tap_plan(3 * n);
+	for (i = 0; i < n; i++)
+		for (m = 0; m < 3; m++)
+			planned += 1 + (testbed_gap(vm_results[i].todo[m]));
+	tap_plan(planned);
 	shim_modules_load();
 	for (i = 0; i < n; i++) {
 		const struct vm_point *p = &vm_results[i];
 
 		if (strncmp(p->cc, "bbr2", 4) && !tcp_ca_find(p->cc)) {
-			int m;
+			u32 k = 0;
 
 			for (m = 0; m < 3; m++)
+				k += 1 + (testbed_gap(p->todo[m]));
+			while (k--)
 				tap_skip("needs KSRC=<kernel source tree>", "%s:%u, %.2g BDP, %.2g%% loss",
 					 p->cc, p->nflows, p->buf_bdp, p->loss_ppm / 1e4);
 			continue;
