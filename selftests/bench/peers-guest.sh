@@ -19,7 +19,7 @@
 #              are written to /sys/module/tcp_<name>/parameters/ for that
 #              run and every parameter of the module is restored afterwards
 #              (e.g. "bbr2 bbr2:version=2 bbr cubic")
-#   SCENARIOS  subset of: deep16 late2 loss0 loss1 flows16 vscubic1 vscubic2
+#   SCENARIOS  subset of: deep16 late2 loss0 loss1 loss3 flows16 vscubic1 vscubic2
 #   CCINFO     path of the static ccinfo sampler (TCP_INFO + TCP_CC_INFO)
 #   BBR2_KO    tcp_bbr2.ko to insmod when a spec needs bbr2
 #   BENCH_SECS flow length (20; the late-flow scenario runs twice as long)
@@ -37,7 +37,7 @@ RTT=${BENCH_RTT:-40}
 SECS=${BENCH_SECS:-20}
 LATE=3				# s, start of the second flow in late2
 WARMUP=5			# s of each flow left out of ping statistics
-ALL_SCENARIOS="deep16 late2 loss0 loss1 flows16 vscubic1 vscubic2"
+ALL_SCENARIOS="deep16 late2 loss0 loss1 loss3 flows16 vscubic1 vscubic2"
 SCENARIOS=${SCENARIOS:-$ALL_SCENARIOS}
 CCS=${CCS:-"bbr2 bbr cubic"}
 CCINFO=${CCINFO:-}
@@ -285,6 +285,7 @@ one_flow()
 
 sc_loss0() { one_flow loss0 "$1"; }
 sc_loss1() { one_flow loss1 "$1"; }
+sc_loss3() { one_flow loss3 "$1"; }
 sc_flows16() { one_flow flows16 "$1" -P 16; }
 
 # vscubic NAME SPEC: one flow of SPEC against one cubic flow
@@ -326,6 +327,7 @@ scenario_net()
 	late2) dumbbell_setup "$RATE" "$RTT" 0 2 ;;
 	loss0) dumbbell_setup "$RATE" "$RTT" 0 1 ;;
 	loss1) dumbbell_setup "$RATE" "$RTT" 1 1 ;;
+	loss3) dumbbell_setup "$RATE" "$RTT" 3 1 ;;
 	flows16) dumbbell_setup "$RATE" "$RTT" 0 0.05 ;;
 	vscubic1) dumbbell_setup "$RATE" "$RTT" 0 1 ;;
 	vscubic2) dumbbell_setup "$RATE" "$RTT" 0 2 ;;

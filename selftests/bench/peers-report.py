@@ -40,6 +40,8 @@ SCENARIOS = [
      "goodput_mbit", True, ["retrans_pct"]),
     ("loss1", "1 flow, 1 % random loss, 1-BDP buffer: goodput",
      "goodput_mbit", True, ["retrans_pct"]),
+    ("loss3", "1 flow, 3 % random loss, 1-BDP buffer: goodput",
+     "goodput_mbit", True, ["retrans_pct"]),
     ("flows16", "16 flows, 5 %-BDP buffer: retransmits",
      "retrans_pct", False, ["goodput_mbit"]),
     ("vscubic1", "1 flow vs 1 cubic flow, 1-BDP buffer: share of the link",

@@ -31,7 +31,7 @@
 #               /sys/module/tcp_<name>/parameters/p for that run, e.g.
 #               CCS="bbr2 bbr2:version=2 bbr cubic"
 #   PEER_CCS    peer-side specs ("bbr")
-#   SCENARIOS   subset of "deep16 late2 loss0 loss1 flows16 vscubic1 vscubic2"
+#   SCENARIOS   subset of "deep16 late2 loss0 loss1 loss3 flows16 vscubic1 vscubic2"
 #   RESULTS     results directory; BBR2_KO module; VM_CPU_MODEL (-cpu, max)
 #   VM_TIMEOUT  per guest (2400 s)
 #   GUESTS      which guests run ("v3 debian"), for development
