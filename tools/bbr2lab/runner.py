@@ -204,7 +204,14 @@ def write_run_info(out, args, where):
             "where": where, "date_utc": datetime.datetime.utcnow().strftime("%Y-%m-%d %H:%M UTC"),
             "host_kernel": os.uname().release}
     if where == "sim":
-        info["kernel"] = "none: model simulator (selftests/model/linksim.c, frame mode)"
+        unit = ("per-packet mode" if getattr(args, "frame", None) == 0
+                else "frame mode")
+        late = ["%s %d us late" % (what, us) for what, us in
+                (("fq's watchdog", getattr(args, "pace_late", None)),
+                 ("the bottleneck tbf's watchdog", getattr(args, "link_late", None)))
+                if us]
+        info["kernel"] = "none: model simulator (selftests/model/linksim.c, %s%s)" % (
+            unit, "".join(", " + x for x in late))
         info["platform"] = "userspace simulation of the 6.1 TCP sender and a dumbbell"
     elif where == "ssh":
         info["kernel"] = "see hosts.json"

@@ -235,7 +235,7 @@ class ReportTests(unittest.TestCase):
 
 SIM_RUNS = ("sim-esnet-buffer-table", "sim-esnet-loss-sweep", "sim-google-shallow",
             "sim-pam24-convergence", "sim-dtn-table", "sim-validation-vm",
-            "sim-validation-sim", "sim-validation-pkt")
+            "sim-validation-sim", "sim-validation-pkt", "sim-validation-testbed")
 
 
 class ShippedResultsTests(unittest.TestCase):
@@ -262,7 +262,8 @@ class ShippedResultsTests(unittest.TestCase):
                 rows |= {line for line in md.splitlines() if line.startswith("| ")}
             md = report.compare(os.path.join(d, "sim-validation-vm"),
                                 [os.path.join(d, "sim-validation-sim"),
-                                 os.path.join(d, "sim-validation-pkt")])
+                                 os.path.join(d, "sim-validation-pkt"),
+                                 os.path.join(d, "sim-validation-testbed")])
             rows |= {line for line in md.splitlines() if line.startswith("| ")}
         self.assertGreater(len(rows), 40)
         for path in (os.path.join(doc, "repro-quick-summary.md"),
