@@ -10,7 +10,11 @@ per cell as a reStructuredText-friendly table.  A benchmark: it prints
 numbers and asserts nothing.
 
   loss_mode_table.py LINKSIM_RUN TRAJECTORY [--seeds N] [--modes 1,2]
-                     [--dur S] [--jobs J]
+                     [--dur S] [--jobs J] [--testbed]
+
+--testbed: the QEMU/TCG test bed modelled (ACKs every 2nd packet, fq's
+and the tbf's watchdogs late: linksim.h pace_late_us, link_late_us), to
+ask whether a VM result is the algorithm or the emulator.
 
 LINKSIM_RUN and TRAJECTORY are the binaries that
 `make -C selftests/model linksim-run trajectory KSRC=...` builds
@@ -25,6 +29,7 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 
 PATH = ["rate=50M", "rtt_ms=40", "frame=0"]
+TESTBED = ["ack_every=2", "pace_late_us=1000", "link_late_us=250"]
 
 
 def run_json(binary, args):
@@ -92,10 +97,10 @@ def one(args, scen, cc, seed):
     if kind == "sim":
         argv, pick = fn(simcc)
         res = run_json(args.linksim_run, PATH + argv + params +
-                       ["seed=%d" % seed])
+                       ["seed=%d" % seed] + (TESTBED if args.testbed else []))
         return pick(res), None
     targs = ["late" if kind == "traj-late" else "deep", simcc, "-s",
-             str(seed)]
+             str(seed)] + (["-T"] if args.testbed else [])
     for p in params:
         targs += ["-p", p[len("param."):]]
     if kind == "traj-deep":
@@ -138,6 +143,7 @@ def main():
     ap.add_argument("--dur", type=int, default=30)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--only", default="")
+    ap.add_argument("--testbed", action="store_true")
     args = ap.parse_args()
     ccs = ["v3"] + ["mode" + m for m in args.modes.split(",") if m] + \
         ["bbr", "cubic"]
@@ -165,7 +171,8 @@ def main():
                             else []))
         print("| " + " | ".join(row) + " |")
     print("mean [min-max] over seeds 1-%d, %d s (trajectory: 20/40 s), "
-          "50 Mbit/s x 40 ms, per-packet mode" % (args.seeds, args.dur))
+          "50 Mbit/s x 40 ms, per-packet mode%s" %
+          (args.seeds, args.dur, ", the test bed modelled" if args.testbed else ""))
     return 0
 
 

@@ -7,7 +7,11 @@
  *
  *   loss_sources [-n FLOWS] [-r MBIT] [-t RTT_MS] [-B BUF_BDP_PERCENT]
  *                [-P BUF_PKTS] [-d SECONDS] [-s SEED] [-p NAME=V ...]
- *                [-x CC]
+ *                [-x CC] [-T 1]
+ *
+ * -T 1: the QEMU/TCG test bed modelled, as the validation's testbed
+ * column (ACKs every 2nd packet, fq's watchdog up to 1000 us late, the
+ * tbf's up to 250 us; linksim.h).
  *
  * Defaults: 16 flows, 50 Mbit/s x 40 ms, a 5 %-BDP buffer (bytes, with
  * 66 bytes of headers per packet, as bench/linksim_run), 30 s, seed 1.
@@ -26,9 +30,11 @@ struct src {
 	u64 last_drops[LINKSIM_MAX_FLOWS];
 	u64 by_key[NKEYS];
 	u64 by_sec[600];
-	u64 by_ctx[4];
-	u64 by_tenth[20];	/* the first 2 s, per 100 ms */		/* STARTUP/DRAIN anywhere, UP, REFILL, none */
+	u64 by_ctx[4];		/* STARTUP/DRAIN anywhere, UP, REFILL, none */
+	u64 by_tenth[20];	/* the first 2 s, per 100 ms */
 	bool bbr2;
+	bool in_up[LINKSIM_MAX_FLOWS];
+	u64 probes;		/* entries into PROBE_UP, all flows */
 	u64 init_us[LINKSIM_MAX_FLOWS], pbw_us[LINKSIM_MAX_FLOWS];
 };
 
@@ -47,6 +53,12 @@ static void on_tick(struct linksim *sim, void *arg)
 			s->init_us[i] = linksim_now_us(sim);
 		if (!s->pbw_us[i] && b->mode == BBR2_PROBE_BW)
 			s->pbw_us[i] = linksim_now_us(sim);
+		if (b->mode == BBR2_PROBE_BW && b->cycle_idx == BBR2_BW_PROBE_UP) {
+			s->probes += !s->in_up[i];
+			s->in_up[i] = true;
+		} else {
+			s->in_up[i] = false;
+		}
 		if (b->mode == BBR2_STARTUP || b->mode == BBR2_DRAIN)
 			ctx = 0;
 		else if (b->mode == BBR2_PROBE_BW && ctx > 1 &&
@@ -86,7 +98,7 @@ int main(int argc, char **argv)
 	struct linksim *sim;
 	struct src s;
 	u32 nflows = 16, rate_mbit = 50, rtt_ms = 40, buf_pct = 5, dur = 30;
-	u32 buf_pkts = 0;
+	u32 buf_pkts = 0, testbed = 0;
 	const char *cc = "bbr2";
 	u64 seed = 1, sent = 0, retr = 0, total = 0;
 	u32 i, m;
@@ -115,6 +127,8 @@ int main(int argc, char **argv)
 			seed = strtoull(v, NULL, 0);
 		else if (!strcmp(a, "-x"))
 			cc = v;
+		else if (!strcmp(a, "-T"))
+			testbed = strtoul(v, NULL, 0);
 		else if (!strcmp(a, "-p")) {
 			char name[64];
 			const char *eq = strchr(v, '=');
@@ -138,6 +152,11 @@ int main(int argc, char **argv)
 	cfg.fq = true;
 	cfg.seed = seed;
 	cfg.hdr_bytes = 66;
+	if (testbed) {
+		cfg.ack_every = 2;
+		cfg.pace_late_us = testbed & 2 ? 0 : 1000;
+		cfg.link_late_us = testbed & 2 ? 0 : 250;
+	}
 	cfg.queue_pkts = 0;
 	cfg.queue_bytes = (u64)linksim_bdp_pkts(&cfg) * (cfg.mss + cfg.hdr_bytes) *
 			  buf_pct / 100;
@@ -178,8 +197,9 @@ int main(int argc, char **argv)
 		       s.by_key[i], 100.0 * s.by_key[i] / total);
 	}
 	if (s.bbr2)
-		printf("  while some flow was in: STARTUP/DRAIN %llu, else UP %llu, else REFILL %llu, else none %llu\n",
-		       s.by_ctx[0], s.by_ctx[1], s.by_ctx[2], s.by_ctx[3]);
+		printf("  while some flow was in: STARTUP/DRAIN %llu, else UP %llu, else REFILL %llu, else none %llu\n"
+		       "  probes (entries into PROBE_UP, all flows): %llu\n",
+		       s.by_ctx[0], s.by_ctx[1], s.by_ctx[2], s.by_ctx[3], s.probes);
 	printf("  STARTUP+DRAIN from-to s:");
 	for (i = 0; s.bbr2 && i < nflows; i++)
 		printf(" %.2f-%.2f", s.init_us[i] / 1e6, s.pbw_us[i] / 1e6);
@@ -193,7 +213,7 @@ int main(int argc, char **argv)
 	linksim_free(sim);
 	return 0;
 usage:
-	fprintf(stderr, "usage: %s [-n FLOWS] [-r MBIT] [-t RTT_MS] [-B BUF_PCT] [-P BUF_PKTS] [-d S] [-s SEED] [-p NAME=V] [-x CC]\n",
+	fprintf(stderr, "usage: %s [-n FLOWS] [-r MBIT] [-t RTT_MS] [-B BUF_PCT] [-P BUF_PKTS] [-d S] [-s SEED] [-p NAME=V] [-x CC] [-T 1]\n",
 		argv[0]);
 	return 2;
 }

@@ -16,6 +16,8 @@
  *                            the QEMU/TCG test bed (linksim.h pace_late_us)
  *   trajectory ... -J US     the bottleneck is the test bed's tbf, its
  *                            watchdog up to US late (linksim.h link_late_us)
+ *   trajectory ... -T        the QEMU/TCG test bed modelled: ACKs every 2nd
+ *                            packet, -j 1000 -J 250 (no TSO, as lib.sh)
  *   trajectory ... -p NAME=V set a tcp_bbr2 module parameter
  *   trajectory late ... -x CC2  the second flow runs CC2 (e.g. cubic) and
  *                            starts with the first
@@ -147,7 +149,7 @@ int main(int argc, char **argv)
 	struct linksim *sim;
 	struct traj tr;
 	u32 rate_mbit = 50, rtt_ms = 40, bdps = 0;
-	bool host_like = false;
+	bool host_like = false, testbed = false;
 	const char *param = NULL, *cc2 = NULL;
 	double loss_pct = 0;
 	u32 pace_late_us = 0, link_late_us = 0;
@@ -170,6 +172,8 @@ int main(int argc, char **argv)
 			bdps = strtoul(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "-a"))
 			host_like = true;
+		else if (!strcmp(argv[i], "-T"))
+			testbed = true;
 		else if (!strcmp(argv[i], "-l") && i + 1 < (u32)argc)
 			loss_pct = strtod(argv[++i], NULL);
 		else if (!strcmp(argv[i], "-j") && i + 1 < (u32)argc)
@@ -185,7 +189,7 @@ int main(int argc, char **argv)
 	}
 	late = !strcmp(scenario, "late");
 	if (!late && strcmp(scenario, "deep")) {
-		fprintf(stderr, "usage: %s deep|late [CC] [-q] [-s SEED] [-r MBIT] [-t RTT_MS] [-b BDPS] [-a] [-l PCT] [-j US] [-J US] [-p NAME=V] [-x CC2]\n",
+		fprintf(stderr, "usage: %s deep|late [CC] [-q] [-s SEED] [-r MBIT] [-t RTT_MS] [-b BDPS] [-a] [-l PCT] [-j US] [-J US] [-T] [-p NAME=V] [-x CC2]\n",
 			argv[0]);
 		return 2;
 	}
@@ -217,6 +221,11 @@ int main(int argc, char **argv)
 		cfg.ack_every = 2;
 		cfg.delack_us = 40000;
 		cfg.tso = true;
+	}
+	if (testbed) {
+		cfg.ack_every = 2;
+		cfg.pace_late_us = 1000;
+		cfg.link_late_us = 250;
 	}
 	cfg.queue_pkts = (bdps ? bdps : late ? 2 : 16) * linksim_bdp_pkts(&cfg);
 	cfg.flow[0].cc = cc;
