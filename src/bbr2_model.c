@@ -944,16 +944,25 @@ static void bbr2_pick_probe_wait(struct bbr2 *bbr)
  * (16 flows in 5 % of a BDP) gives a Reno flow nothing to take, and there
  * every flow probing on a Reno flow's time scale (~10 rounds at ~10
  * packets each) keeps the buffer overflowing.
+ *
+ * A receiver that delays its ACK until a second segment arrives holds the
+ * first segment's RTT sample for up to one of our packet intervals; at a
+ * small share of the link that is milliseconds (16 flows at 3 Mbit/s: 4 ms
+ * per packet), which smoothed RTT would read as a queue.  Two intervals of
+ * it are not counted.  At DTN rates an interval is microseconds.
  */
 static bool bbr2_queue_lets_reno_in(const struct sock *sk)
 {
 	const struct bbr2 *bbr = inet_csk_ca(sk);
 	u64 min_rtt = bbr->min_rtt_us;
+	u64 not_queue = min_rtt >> BBR2_QUEUE_RTT_SHIFT;
+	u32 bw = bbr2_bw(bbr);
 
 	if (!bbr2_loss_mode())
 		return true;
-	return (u64)(tcp_sk(sk)->srtt_us >> 3) >
-	       min_rtt + (min_rtt >> BBR2_QUEUE_RTT_SHIFT);
+	if (bw)
+		not_queue += 2 * div_u64(BW_UNIT, bw);	/* us per packet, x2 */
+	return (u64)(tcp_sk(sk)->srtt_us >> 3) > min_rtt + not_queue;
 }
 
 /* Rounds a Reno flow with this cwnd waits between losses, times a gain. */
