@@ -127,21 +127,26 @@ static struct result run(const char *loss_mode, u32 nflows, u32 loss_ppm,
 	return r;
 }
 
-static void shallow_buffer(void)
+/* 16 flows in a 5 %-BDP buffer over the seeds: mean rates, summed counts. */
+static struct result shallow_runs(const char *loss_mode, u32 ack_every)
 {
-	struct result v3 = { 0 }, m1 = { 0 }, r;
+	struct result sum = { 0 }, r;
 	u64 seed;
 
 	for (seed = 1; seed <= NSEEDS; seed++) {
-		r = run("0", NFLOWS, 0, seed, 1);
-		v3.retrans_pct += r.retrans_pct / NSEEDS;
-		v3.util += r.util / NSEEDS;
-		v3.w.startup_drops += r.w.startup_drops;
-		r = run("1", NFLOWS, 0, seed, 1);
-		m1.retrans_pct += r.retrans_pct / NSEEDS;
-		m1.util += r.util / NSEEDS;
-		m1.w.startup_drops += r.w.startup_drops;
+		r = run(loss_mode, NFLOWS, 0, seed, ack_every);
+		sum.retrans_pct += r.retrans_pct / NSEEDS;
+		sum.util += r.util / NSEEDS;
+		sum.w.startup_drops += r.w.startup_drops;
+		sum.w.probes += r.w.probes;
 	}
+	return sum;
+}
+
+static void shallow_buffer(void)
+{
+	struct result v3 = shallow_runs("0", 1), m1 = shallow_runs("1", 1);
+
 	tap_diag("16 flows, 5%% BDP: drops in STARTUP/DRAIN v3 mode %llu, loss_mode=1 %llu; retransmits %.2f%% vs %.2f%%; util %.3f vs %.3f",
 		 (unsigned long long)v3.w.startup_drops,
 		 (unsigned long long)m1.w.startup_drops,
@@ -158,18 +163,8 @@ static void shallow_buffer(void)
 
 static void delayed_acks(void)
 {
-	struct result v3 = { 0 }, m1 = { 0 }, r;
-	u64 seed;
+	struct result v3 = shallow_runs("0", 2), m1 = shallow_runs("1", 2);
 
-	for (seed = 1; seed <= NSEEDS; seed++) {
-		r = run("0", NFLOWS, 0, seed, 2);
-		v3.retrans_pct += r.retrans_pct / NSEEDS;
-		v3.w.probes += r.w.probes;
-		r = run("1", NFLOWS, 0, seed, 2);
-		m1.retrans_pct += r.retrans_pct / NSEEDS;
-		m1.util += r.util / NSEEDS;
-		m1.w.probes += r.w.probes;
-	}
 	tap_ok(v3.w.probes >= 300 && 3 * m1.w.probes <= v3.w.probes &&
 	       m1.retrans_pct <= 0.6 * v3.retrans_pct && m1.util >= 0.95,
 	       "16 flows, 5%% BDP, ACK every 2nd segment: loss_mode=1 probes <= 1/3 and retransmits <= 0.6 x v3 mode (probes %llu vs %llu, %.2f%% vs %.2f%%, util %.3f)",
