@@ -194,6 +194,13 @@ struct lflow {
 	u64 high;		/* tp->high_seq as an index */
 	u64 ts_head, ts_tail;	/* tsorted list */
 	u64 rexmit_hint;	/* no lost-not-retransmitted packet below */
+	/* One bit per ring slot: the packet is lost and not retransmitted
+	 * (rexmit_wanted()), so that the retransmit queue finds the next one
+	 * without walking a window of packets; a lost retransmission sends
+	 * rexmit_hint back by up to a window (1.65 M packets at 100 Gbit/s x
+	 * 200 ms), and that walk was two thirds of the CPU at 1 % loss.
+	 */
+	u64 *wanted;
 	u64 syn_xmit_us;
 	u32 syn_tries;
 	u32 rto_gen, reo_gen, send_gen;
@@ -901,6 +908,36 @@ static void rcv_frame(struct linksim *sim, struct lpkt *p)
 /* ------------------------------------------------------------------ */
 /* sender: scoreboard ring and the transmit-time-ordered list */
 
+static bool rexmit_wanted(struct txpkt *p)
+{
+	return (p->sacked & S_LOST) && !(p->sacked & (S_SACKED_ACKED | S_SACKED_RETRANS));
+}
+
+/* Keep the packet's bit in f->wanted equal to rexmit_wanted(). */
+static void wanted_update(struct lflow *f, u64 idx)
+{
+	u64 slot = idx & f->ring_mask, bit = 1ULL << (slot & 63);
+
+	if (rexmit_wanted(&f->ring[slot]))
+		f->wanted[slot >> 6] |= bit;
+	else
+		f->wanted[slot >> 6] &= ~bit;
+}
+
+/* The first packet at or after idx, before end, that rexmit_wanted(); end if none. */
+static u64 next_wanted(const struct lflow *f, u64 idx, u64 end)
+{
+	while (idx < end) {
+		u64 slot = idx & f->ring_mask;
+		u64 word = f->wanted[slot >> 6] >> (slot & 63);
+
+		if (word)
+			return min(idx + __builtin_ctzll(word), end);
+		idx += 64 - (slot & 63);
+	}
+	return end;
+}
+
 static void ring_reserve(struct lflow *f, u64 need)
 {
 	u64 cap = f->ring_mask + 1, ncap, i;
@@ -918,6 +955,12 @@ static void ring_reserve(struct lflow *f, u64 need)
 	free(f->ring);
 	f->ring = n;
 	f->ring_mask = ncap - 1;
+	free(f->wanted);
+	f->wanted = calloc(ncap / 64, sizeof(*f->wanted));
+	if (!f->wanted)
+		abort();
+	for (i = f->una; i < f->nxt; i++)
+		wanted_update(f, i);
 }
 
 static void ts_unlink(struct lflow *f, u64 idx)
@@ -1272,6 +1315,7 @@ static void mark_lost(struct lflow *f, u64 idx)
 		p->sacked |= S_LOST;
 		tp->lost++;
 	}
+	wanted_update(f, idx);
 	if (idx < f->rexmit_hint)
 		f->rexmit_hint = idx;
 }
@@ -1560,6 +1604,7 @@ static void retransmit(struct linksim *sim, struct lflow *f, u64 idx)
 	tp->tcp_wstamp_ns = max(tp->tcp_wstamp_ns, tp->tcp_clock_cache);
 	xmit_one(sim, f, idx, true);
 	p->sacked |= S_RETRANS;
+	wanted_update(f, idx);
 	tp->retrans_out++;
 	tp->total_retrans++;
 	tp->bytes_retrans += sim->cfg.mss;
@@ -1569,11 +1614,6 @@ static void retransmit(struct linksim *sim, struct lflow *f, u64 idx)
 	pacing_after_send(f, sim->cfg.mss, prior_wstamp);
 	if (tcp_in_cwnd_reduction(fsk(f)))
 		tp->prr_out++;
-}
-
-static bool rexmit_wanted(struct txpkt *p)
-{
-	return (p->sacked & S_LOST) && !(p->sacked & (S_SACKED_ACKED | S_SACKED_RETRANS));
 }
 
 static u32 frame_max_segs(struct linksim *sim, struct lflow *f)
@@ -1597,9 +1637,11 @@ static void xmit_retransmit_queue_frames(struct linksim *sim, struct lflow *f)
 		u32 k = 0;
 
 		if (!rexmit_wanted(txp(f, idx))) {
+			u64 next = next_wanted(f, idx, f->nxt);
+
 			if (idx == f->rexmit_hint)
-				f->rexmit_hint = idx + 1;
-			idx++;
+				f->rexmit_hint = next;
+			idx = next;
 			continue;
 		}
 		if (tcp_packets_in_flight(tp) >= tcp_snd_cwnd(tp))
@@ -1618,6 +1660,7 @@ static void xmit_retransmit_queue_frames(struct linksim *sim, struct lflow *f)
 
 			xmit_book(sim, f, idx, true, k ? &dummy : w);
 			p->sacked |= S_RETRANS;
+			wanted_update(f, idx);
 			tp->retrans_out++;
 			tp->total_retrans++;
 			tp->bytes_retrans += sim->cfg.mss;
@@ -1652,11 +1695,12 @@ static void xmit_retransmit_queue(struct linksim *sim, struct lflow *f)
 	if (f->rexmit_hint < f->una)
 		f->rexmit_hint = f->una;
 	for (idx = f->rexmit_hint; idx < f->nxt && tp->lost_out > tp->retrans_out; idx++) {
-		struct txpkt *p = txp(f, idx);
+		if (!rexmit_wanted(txp(f, idx))) {
+			u64 next = next_wanted(f, idx, f->nxt);
 
-		if (!(p->sacked & S_LOST) || (p->sacked & (S_SACKED_ACKED | S_SACKED_RETRANS))) {
 			if (idx == f->rexmit_hint)
-				f->rexmit_hint = idx + 1;
+				f->rexmit_hint = next;
+			idx = next - 1;
 			continue;
 		}
 		if (tcp_packets_in_flight(tp) >= tcp_snd_cwnd(tp))
@@ -1975,6 +2019,7 @@ static void rcv_ack(struct linksim *sim, struct lflow *f, const struct ack_msg *
 		}
 		rack_advance(f, sacked, end_seq, p->xmit_us);
 		p->sacked |= S_SACKED_ACKED;
+		wanted_update(f, idx);
 		flag |= FLAG_DATA_SACKED;
 		tp->sacked_out++;
 		sack_delivered++;
@@ -2010,6 +2055,8 @@ static void rcv_ack(struct linksim *sim, struct lflow *f, const struct ack_msg *
 			}
 			if (sacked & S_LOST)
 				tp->lost_out--;
+			f->wanted[(idx & f->ring_mask) >> 6] &=
+				~(1ULL << ((idx & f->ring_mask) & 63));
 			tp->packets_out--;
 			pkts_acked++;
 			rate_skb_delivered(f, p, end_seq, &rs);
@@ -2309,9 +2356,10 @@ static struct lflow *flow_new(struct linksim *sim, int id, const char *ccname)
 	f->rev_ns = rtt_ns - f->fwd_ns;
 	f->ring = calloc(1024, sizeof(*f->ring));
 	f->ring_mask = 1023;
+	f->wanted = calloc(1024 / 64, sizeof(*f->wanted));
 	f->r_ooo = calloc(1024, 1);
 	f->r_ooo_mask = 1023;
-	if (!f->ring || !f->r_ooo)
+	if (!f->ring || !f->wanted || !f->r_ooo)
 		abort();
 	f->ts_head = f->ts_tail = NOIDX;
 
@@ -2472,6 +2520,7 @@ void linksim_free(struct linksim *sim)
 		if (f->ops->release)
 			f->ops->release(fsk(f));
 		free(f->ring);
+		free(f->wanted);
 		free(f->r_ooo);
 		free(f->fifo[0].buf);
 		free(f->fifo[1].buf);
