@@ -234,7 +234,8 @@ class ReportTests(unittest.TestCase):
 
 
 SIM_RUNS = ("sim-esnet-buffer-table", "sim-esnet-loss-sweep", "sim-google-shallow",
-            "sim-pam24-convergence", "sim-dtn-table", "sim-validation-vm",
+            "sim-pam24-convergence", "sim-dtn-table", "sim-dtn-table-loss-mode",
+            "sim-validation-vm",
             "sim-validation-sim", "sim-validation-pkt", "sim-validation-testbed")
 
 
