@@ -913,15 +913,20 @@ static bool rexmit_wanted(struct txpkt *p)
 	return (p->sacked & S_LOST) && !(p->sacked & (S_SACKED_ACKED | S_SACKED_RETRANS));
 }
 
-/* Keep the packet's bit in f->wanted equal to rexmit_wanted(). */
-static void wanted_update(struct lflow *f, u64 idx)
+static void wanted_set(struct lflow *f, u64 idx, bool wanted)
 {
 	u64 slot = idx & f->ring_mask, bit = 1ULL << (slot & 63);
 
-	if (rexmit_wanted(&f->ring[slot]))
+	if (wanted)
 		f->wanted[slot >> 6] |= bit;
 	else
 		f->wanted[slot >> 6] &= ~bit;
+}
+
+/* Keep the packet's bit in f->wanted equal to rexmit_wanted(). */
+static void wanted_update(struct lflow *f, u64 idx)
+{
+	wanted_set(f, idx, rexmit_wanted(txp(f, idx)));
 }
 
 /* The first packet at or after idx, before end, that rexmit_wanted(); end if none. */
@@ -2055,8 +2060,7 @@ static void rcv_ack(struct linksim *sim, struct lflow *f, const struct ack_msg *
 			}
 			if (sacked & S_LOST)
 				tp->lost_out--;
-			f->wanted[(idx & f->ring_mask) >> 6] &=
-				~(1ULL << ((idx & f->ring_mask) & 63));
+			wanted_set(f, idx, false);	/* the slot is free */
 			tp->packets_out--;
 			pkts_acked++;
 			rate_skb_delivered(f, p, end_seq, &rs);
