@@ -130,6 +130,17 @@ struct linksim_link_stats {
 
 /* Defaults: 10 Mbit/s, 40 ms, 1 BDP of buffer, MSS 1448, ACK every packet. */
 void linksim_cfg_default(struct linksim_cfg *cfg);
+/* The QEMU/TCG test bed modelled (tools/README.md, "The test bed
+ * modelled"): a receiver that ACKs every 2nd segment, fq's watchdog up to
+ * 1000 us late and the tbf's up to 250 us (fitted to the VM, not measured). */
+#define LINKSIM_TESTBED_PACE_LATE_US	1000
+#define LINKSIM_TESTBED_LINK_LATE_US	250
+static inline void linksim_cfg_testbed(struct linksim_cfg *cfg)
+{
+	cfg->ack_every = 2;
+	cfg->pace_late_us = LINKSIM_TESTBED_PACE_LATE_US;
+	cfg->link_late_us = LINKSIM_TESTBED_LINK_LATE_US;
+}
 /* Packets in one BDP of cfg's path (rate x rtt / (mss + hdr)). */
 u32 linksim_bdp_pkts(const struct linksim_cfg *cfg);
 

@@ -29,6 +29,7 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 
 PATH = ["rate=50M", "rtt_ms=40", "frame=0"]
+# linksim.h linksim_cfg_testbed(), as linksim_run arguments
 TESTBED = ["ack_every=2", "pace_late_us=1000", "link_late_us=250"]
 
 

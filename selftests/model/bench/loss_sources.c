@@ -11,7 +11,7 @@
  *
  * -T 1: the QEMU/TCG test bed modelled, as the validation's testbed
  * column (ACKs every 2nd packet, fq's watchdog up to 1000 us late, the
- * tbf's up to 250 us; linksim.h).
+ * tbf's up to 250 us; linksim.h).  -T 3: its delayed ACKs only.
  *
  * Defaults: 16 flows, 50 Mbit/s x 40 ms, a 5 %-BDP buffer (bytes, with
  * 66 bytes of headers per packet, as bench/linksim_run), 30 s, seed 1.
@@ -152,11 +152,10 @@ int main(int argc, char **argv)
 	cfg.fq = true;
 	cfg.seed = seed;
 	cfg.hdr_bytes = 66;
-	if (testbed) {
-		cfg.ack_every = 2;
-		cfg.pace_late_us = testbed & 2 ? 0 : 1000;
-		cfg.link_late_us = testbed & 2 ? 0 : 250;
-	}
+	if (testbed)
+		linksim_cfg_testbed(&cfg);
+	if (testbed & 2)	/* its delayed ACKs only, timers on time */
+		cfg.pace_late_us = cfg.link_late_us = 0;
 	cfg.queue_pkts = 0;
 	cfg.queue_bytes = (u64)linksim_bdp_pkts(&cfg) * (cfg.mss + cfg.hdr_bytes) *
 			  buf_pct / 100;

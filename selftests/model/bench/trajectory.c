@@ -222,11 +222,8 @@ int main(int argc, char **argv)
 		cfg.delack_us = 40000;
 		cfg.tso = true;
 	}
-	if (testbed) {
-		cfg.ack_every = 2;
-		cfg.pace_late_us = 1000;
-		cfg.link_late_us = 250;
-	}
+	if (testbed)
+		linksim_cfg_testbed(&cfg);
 	cfg.queue_pkts = (bdps ? bdps : late ? 2 : 16) * linksim_bdp_pkts(&cfg);
 	cfg.flow[0].cc = cc;
 	if (late) {

@@ -81,10 +81,6 @@ static bool within(const double *vm, double v, double rel, double floor)
 	return v >= vm[1] - slack && v <= vm[2] + slack;
 }
 
-/* linksim's model of the QEMU/TCG test bed, fitted to vm_results.h */
-#define TESTBED_PACE_LATE_US	1000
-#define TESTBED_LINK_LATE_US	250
-
 /* One run as tools/bbr2-lab --where sim makes it (bench/linksim_run.c),
  * or with --frame 0 --ack-every 2 --pace-late 1000 --link-late 250.
  */
@@ -109,9 +105,7 @@ static void run(const struct vm_point *p, const char *cc, u64 seed, bool testbed
 	cfg.seed = seed;
 	if (testbed) {
 		cfg.frame_segs = 0;
-		cfg.ack_every = 2;
-		cfg.pace_late_us = TESTBED_PACE_LATE_US;
-		cfg.link_late_us = TESTBED_LINK_LATE_US;
+		linksim_cfg_testbed(&cfg);
 	}
 	cfg.queue_bytes = (u64)(p->buf_bdp * linksim_bdp_pkts(&cfg) * (cfg.mss + cfg.hdr_bytes));
 	cfg.nflows = p->nflows;
