@@ -488,8 +488,13 @@ echo 1 > /proc/sys/net/ipv6/conf/all/forwarding"
 	route add ::/0 via fd00:3::1
 	IP
 	EOF
-	# the path answers before any flow starts
-	in_snd ping -c 1 -W 5 "$RCV_IP" >/dev/null || return 1
+	# the path answers before any flow starts; one echo of several is
+	# enough, as the path may lose any one of them at random (a single
+	# ping failed one setup in a hundred at 1 % loss)
+	if ! in_snd ping -c 5 -i 0.2 -W 5 "$RCV_IP" >/dev/null; then
+		echo "dumbbell_setup: no ping reply from $RCV_IP through the path" >&2
+		return 1
+	fi
 	return 0
 }
 

@@ -12,8 +12,14 @@ INET_DIAG_INFO, _CONG and the CC's own info, i.e. what ss prints as
 sample:
 
   <epoch_s> <local>><remote> cc=<name> rtt=<ms> minrtt=<ms> cwnd=<pkts>
-      acked=<bytes> retrans=<segs> [bw=<Mbit/s> mrtt=<ms> pacing_gain=<x>
-      cwnd_gain=<x>]
+      acked=<bytes> retrans=<segs> pacing_rate=<Mbit/s> segs_out=<data segs>
+      [rwnd_limited=<ms> sndbuf_limited=<ms>] [bw=<Mbit/s> mrtt=<ms>
+      pacing_gain=<x> cwnd_gain=<x>]
+
+(segs_out over time against pacing_rate shows whether the sender sends at
+the rate it paces at: under an emulator whose timers run late it does not;
+the limited times, whether the receiver's window or the socket buffer held
+it back.)
 
 for established IPv4 TCP sockets towards DST_IPV4, until killed.
 """
@@ -64,10 +70,17 @@ def describe(msg):
         elif atype == INET_DIAG_INFO and len(data) >= 160:
             rtt, _, _, cwnd = struct.unpack_from("=IIII", data, 68)
             total_retrans, = struct.unpack_from("=I", data, 100)
+            pacing_rate, = struct.unpack_from("=Q", data, 104)
             acked, = struct.unpack_from("=Q", data, 120)
             min_rtt, = struct.unpack_from("=I", data, 148)
+            segs_out, = struct.unpack_from("=I", data, 156)
             out.update(rtt=rtt / 1000.0, minrtt=min_rtt / 1000.0, cwnd=cwnd,
-                       acked=acked, retrans=total_retrans)
+                       acked=acked, retrans=total_retrans, segs_out=segs_out)
+            if pacing_rate != (1 << 64) - 1:
+                out["pacing_rate"] = pacing_rate * 8 / 1e6
+            if len(data) >= 192:	# tcpi_rwnd_limited, _sndbuf_limited (4.10+), us
+                rwnd, sndbuf = struct.unpack_from("=QQ", data, 176)
+                out.update(rwnd_limited=rwnd / 1000.0, sndbuf_limited=sndbuf / 1000.0)
         elif atype == INET_DIAG_BBRINFO and len(data) >= 20:
             bw_lo, bw_hi, mrtt, pg, cg = struct.unpack_from("=IIIII", data)
             out.update(bw=((bw_hi << 32) | bw_lo) * 8 / 1e6, mrtt=mrtt / 1000.0,
@@ -91,7 +104,8 @@ def sample(sk, seq, dst):
             off += (mlen + 3) & ~3
 
 
-FIELDS = ("cc", "rtt", "minrtt", "cwnd", "acked", "retrans",
+FIELDS = ("cc", "rtt", "minrtt", "cwnd", "acked", "retrans", "pacing_rate",
+          "segs_out", "rwnd_limited", "sndbuf_limited",
           "bw", "mrtt", "pacing_gain", "cwnd_gain")
 
 

@@ -41,6 +41,10 @@ def _add_run_opts(p):
                    help="tcp_bbr2.ko to insmod when bbr2 is not loaded")
     p.add_argument("--no-build", action="store_true", help="use tcp_bbr2.ko as it is")
     p.add_argument("--vm-timeout", type=int, default=5400)
+    p.add_argument("--vm-cpus", type=int, default=2,
+                   help="the guest's vCPUs (default 2; 1: no packet of a flow is "
+                   "processed on another CPU than the one before it, so the netns "
+                   "path does not reorder, at half the guest's CPU)")
     p.add_argument("--no-report", action="store_true", help="raw data only")
     p.add_argument("--no-capacity-check", action="store_true",
                    help="skip measuring the emulator's capacity before and after")
@@ -188,6 +192,9 @@ def main(argv=None):
     p.add_argument("--c-table", action="store_true",
                    help="print the reference's 50 Mbit/s x 40 ms points as the C table of "
                    "selftests/model/tests/vm_results.h")
+    p.add_argument("--mib", action="store_true",
+                   help="also the sender's TCP MIB counters per point (recoveries, "
+                   "timeouts, loss probes, undos) beside the simulator's")
     p = sub.add_parser("list", help="the points a job file declares")
     p.add_argument("jobs", nargs="+")
     p.add_argument("--quick", action="store_true")
@@ -205,6 +212,8 @@ def main(argv=None):
                 print(report.vm_c_table(args.ref))
             else:
                 print(report.compare(args.ref, args.others))
+                if args.mib:
+                    print(report.mib_table(args.ref, args.others))
             return 0
         from . import esnet
         listed = []

@@ -15,7 +15,10 @@
 #   SS_INTERVAL  seconds between ss samples of every flow
 #
 # Writes OUT/flows-G.json (iperf3 -J per group), OUT/ss.txt (tcpsample.py),
-# OUT/qdisc.txt (bottleneck counters) and OUT/point.env (what was run).
+# OUT/qdisc.txt (bottleneck counters), OUT/mib-{snd,rcv}-{before,after}.txt
+# (the end hosts' /proc/net/snmp and netstat: TCP's own counters of
+# recoveries, timeouts, loss probes, undos), OUT/cpu-{before,after}.txt
+# (/proc/stat's total line) and OUT/point.env (what was run).
 set -uo pipefail
 
 LAB_DIR=$(cd "$(dirname "$0")" && pwd)
@@ -63,11 +66,24 @@ fi
 	echo "KERNEL=$(uname -r)"
 } >"$OUT/point.env"
 
+# Each namespace has its own MIB: the sender's shows how TCP recovered
+# (what a simulator without TLP or undo cannot), the receiver's what it
+# queued out of order.
+# /proc/stat's first line says how busy the host's CPUs were over the run:
+# near 100 % the host, not the path, limits what the flows send.
+mib_snapshot()
+{
+	in_snd cat /proc/net/snmp /proc/net/netstat >"$OUT/mib-snd-$1.txt" 2>&1
+	in_rcv cat /proc/net/snmp /proc/net/netstat >"$OUT/mib-rcv-$1.txt" 2>&1
+	head -n 1 /proc/stat >"$OUT/cpu-$1.txt"
+}
+
 i=0
 for g in "${groups[@]}"; do
 	i=$((i + 1))
 	iperf_server $((base_port + i)) || exit 1
 done
+mib_snapshot before
 tcp_sampler_start "$OUT/ss.txt" "$SS_INTERVAL"
 
 pids=()
@@ -88,6 +104,7 @@ for p in "${pids[@]}"; do
 	wait "$p" || rc=1
 done
 tcp_sampler_stop
+mib_snapshot after
 bottleneck_stats >"$OUT/qdisc.txt" 2>&1
 dumbbell_teardown
 exit $rc

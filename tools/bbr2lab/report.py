@@ -592,6 +592,113 @@ def mean_(xs):
     return sum(xs) / len(xs)
 
 
+# The sender's TCP counters worth setting side by side: the first four the
+# simulator keeps too (sim.sim_mib); the rest are what the kernel does that
+# the simulator does not model (TLP, undo, reordering, lost retransmits).
+MIB_COUNTERS = ("Tcp.OutSegs", "Tcp.RetransSegs", "TcpExt.TCPSackRecovery",
+                "TcpExt.TCPTimeouts", "TcpExt.TCPLossProbes",
+                "TcpExt.TCPLossProbeRecovery", "TcpExt.TCPLostRetransmit",
+                "TcpExt.TCPDSACKRecv", "TcpExt.TCPDSACKOfoRecv",
+                "TcpExt.TCPFullUndo", "TcpExt.TCPPartialUndo",
+                "TcpExt.TCPDSACKUndo", "TcpExt.TCPLossUndo",
+                "TcpExt.TCPSpuriousRTOs", "TcpExt.TCPSACKReorder",
+                "TcpExt.TCPSackFailures", "TcpExt.TCPSACKReneging",
+                "TcpExt.TCPSpuriousRtxHostQueues", "TcpExt.TCPSlowStartRetrans",
+                "TcpExt.TCPFastRetrans")
+
+
+def _mib_runs(pdir, side="snd"):
+    runs = []
+    for rj in sorted(glob.glob(os.path.join(pdir, "iter-*", "run.json"))):
+        with open(rj) as f:
+            info = json.load(f)
+        mib = (info.get("mib") or {}).get(side)
+        if info.get("rc") == 0 and mib is not None:
+            runs.append(mib)
+    return runs
+
+
+def sent_over_paced(idir, mss=1448, skip=10.0):
+    """From one run's ss.csv: data packets sent (retransmits included) over
+    what the flows' pacing rates allowed, summed over flows and the sample
+    intervals after the first `skip` seconds in which the flow sent
+    something; None without the columns (runs before session 9).  Below 1 where cwnd, not pacing, held a flow
+    back -- and where the host sent slower than it paced."""
+    path = os.path.join(idir, "ss.csv")
+    if not os.path.exists(path):
+        return None
+    last, t0, sent, paced = {}, None, 0.0, 0.0
+    with open(path) as f:
+        for r in csv.DictReader(f):
+            try:
+                t, segs, rate = float(r["time"]), float(r["segs_out"]), float(r["pacing_rate"])
+            except (KeyError, TypeError, ValueError):
+                continue
+            t0 = t if t0 is None else t0
+            prev = last.get(r["flow"])
+            last[r["flow"]] = (t, segs, rate)
+            # a flow that sent nothing (iperf3's control connection) is idle,
+            # not held back by its pacing
+            if prev and t - t0 > skip and t > prev[0] and segs > prev[1]:
+                sent += (segs - prev[1]) * mss * 8 / 1e6
+                paced += prev[2] * (t - prev[0])
+    return sent / paced if paced > 0 else None
+
+
+def mib_table(ref_dir, other_dirs):
+    """Markdown: per job and point, the sender's TCP MIB counters (per run:
+    the whole point, every flow) in the reference runs, mean [min-max],
+    beside each other directory's mean; counters a simulated run does not
+    keep show "-" there, counters zero everywhere are left out.  First, per
+    point, the packets the flows sent over what their pacing allowed
+    (sent_over_paced: how closely the host kept its pacing rate)."""
+    lines = []
+    for jpath in sorted(glob.glob(os.path.join(ref_dir, "*", "job.json"))):
+        jname = os.path.basename(os.path.dirname(jpath))
+        with open(jpath) as f:
+            job = json.load(f)
+        heads = ["point", "counter", "kernel mean [min-max]"]
+        heads += [os.path.basename(os.path.normpath(d)) for d in other_dirs]
+        lines += ["## %s: sender TCP MIB" % jname, "", "| " + " | ".join(heads) + " |",
+                  "|" + "|".join("---" for _ in heads) + "|"]
+        for pt in job["points"]:
+            ref = _mib_runs(os.path.join(ref_dir, jname, pt["id"]))
+            others = [_mib_runs(os.path.join(d, jname, pt["id"])) for d in other_dirs]
+            if not ref:
+                continue
+            ratios = [[v for v in (sent_over_paced(i) for i in sorted(glob.glob(
+                os.path.join(d, jname, pt["id"], "iter-*")))) if v is not None]
+                for d in [ref_dir] + list(other_dirs)]
+            if ratios[0]:
+                r0 = ratios[0]
+                lines.append("| %s | sent / paced (ss) | %.2f [%.2f-%.2f] | %s |" % (
+                    pt["id"], mean_(r0), min(r0), max(r0),
+                    " | ".join("%.2f" % mean_(r) if r else "-" for r in ratios[1:])))
+            busy = []
+            for rj in sorted(glob.glob(os.path.join(ref_dir, jname, pt["id"], "iter-*",
+                                                    "run.json"))):
+                with open(rj) as f:
+                    b = json.load(f).get("cpu_busy")
+                if b is not None:
+                    busy.append(100.0 * b)
+            if busy:
+                lines.append("| %s | CPU busy %% (host) | %.0f [%.0f-%.0f] | %s |" % (
+                    pt["id"], mean_(busy), min(busy), max(busy),
+                    " | ".join("-" for _ in other_dirs)))
+            for name in MIB_COUNTERS:
+                vals = [r.get(name, 0) for r in ref]
+                if not any(vals) and not any(o.get(name) for runs in others for o in runs):
+                    continue
+                cells = [pt["id"], name.split(".", 1)[1],
+                         "%.0f [%d-%d]" % (mean_(vals), min(vals), max(vals))]
+                for runs in others:
+                    ov = [o[name] for o in runs if name in o]
+                    cells.append("%.0f" % mean_(ov) if ov else "-")
+                lines.append("| " + " | ".join(cells) + " |")
+        lines.append("")
+    return "\n".join(lines)
+
+
 def vm_c_table(ref_dir, job="sim-validation", rate=50, rtt=40):
     """The C table of selftests/model/tests/vm_results.h: per point of the
     reference run at rate x rtt with one flow group, the kernel's mean, min

@@ -6,6 +6,7 @@ Raw data layout under OUT:
   <job>/job.json                   the expanded job (points, settings)
   <job>/<point>/iter-<k>/          point.sh output: flows-G.json (iperf3),
                                    ss.txt -> ss.csv, qdisc.txt, run.json
+                                   (with the end hosts' TCP MIB deltas)
 """
 
 import csv
@@ -26,7 +27,8 @@ REPO = os.path.dirname(TOOLS)
 SELFTESTS = os.path.join(REPO, "selftests")
 PARAMS_DIR = "/sys/module/tcp_bbr2/parameters"
 SS_FIELDS = ("time", "flow", "cc", "rtt", "minrtt", "cwnd", "acked", "retrans",
-             "bw", "mrtt", "pacing_gain", "cwnd_gain")
+             "bw", "mrtt", "pacing_gain", "cwnd_gain", "pacing_rate", "segs_out",
+             "rwnd_limited", "sndbuf_limited")
 
 
 def log(msg):
@@ -92,6 +94,63 @@ def ss_to_csv(txt, out_csv):
             w.writerow(row)
 
 
+def read_mib(path):
+    """/proc/net/snmp + netstat: pairs of header and value lines
+    ("Tcp: RtoAlgorithm ...", "Tcp: 1 ...") -> {"Tcp.RetransSegs": n}."""
+    counters, header = {}, None
+    with open(path) as f:
+        for line in f:
+            words = line.split()
+            if not words or not words[0].endswith(":"):
+                continue
+            if header is None or header[0] != words[0]:
+                header = words
+                continue
+            for name, value in zip(header[1:], words[1:]):
+                try:
+                    counters[header[0][:-1] + "." + name] = int(value)
+                except ValueError:
+                    pass
+            header = None
+    return counters
+
+
+def mib_delta(outdir, side):
+    """The counters a point changed on one end host (mib-SIDE-before/after.txt,
+    removed once read); None when either snapshot is missing."""
+    paths = [os.path.join(outdir, "mib-%s-%s.txt" % (side, when))
+             for when in ("before", "after")]
+    if not all(os.path.exists(p) for p in paths):
+        return None
+    before, after = (read_mib(p) for p in paths)
+    for p in paths:
+        os.unlink(p)
+    return {k: v - before.get(k, 0) for k, v in sorted(after.items())
+            if v != before.get(k, 0) and not k.startswith(("Ip.", "IpExt.", "Icmp"))}
+
+
+def cpu_busy(outdir):
+    """Share (0-1) of the CPUs' time not idle between cpu-before.txt and
+    cpu-after.txt (/proc/stat "cpu" lines, removed once read); None without
+    them."""
+    paths = [os.path.join(outdir, "cpu-%s.txt" % when) for when in ("before", "after")]
+    try:
+        ticks = []
+        for p in paths:
+            with open(p) as f:
+                ticks.append([int(v) for v in f.read().split()[1:]])
+    except (OSError, ValueError):
+        return None
+    finally:
+        for p in paths:
+            if os.path.exists(p):
+                os.unlink(p)
+    delta = [a - b for a, b in zip(ticks[1], ticks[0])]
+    total = sum(delta[:8])		# user .. steal; guest time is inside user
+    idle = sum(delta[3:5])		# idle, iowait
+    return round(1.0 - idle / total, 3) if total > 0 else None
+
+
 def run_point(point, meta, outdir):
     cfg = point["config"]
     groups = " ".join("%s:%d:%g:%g" % (g["cc"], g["n"], g["delay"], g["extra_rtt"])
@@ -114,7 +173,9 @@ def run_point(point, meta, outdir):
     info = {"rc": rc, "start": t0, "seconds": round(time.time() - t0, 1),
             "config": cfg, "version": version or (3 if any(
                 g["cc"] == "bbr2" for g in cfg["groups"]) else None),
-            "kernel": os.uname().release}
+            "kernel": os.uname().release,
+            "mib": {side: mib_delta(outdir, side) for side in ("snd", "rcv")},
+            "cpu_busy": cpu_busy(outdir)}
     with open(os.path.join(outdir, "run.json"), "w") as f:
         json.dump(info, f, indent=1)
     return rc
@@ -183,7 +244,7 @@ def run_vm(job_paths, out, args):
         subprocess.run(["make", "-C", REPO, "KVER=" + abi], check=True,
                        stdout=subprocess.DEVNULL)
     cmd = [os.path.join(SELFTESTS, "vm", "vm-run"), "-k", abi, "-t", str(args.vm_timeout),
-           "-r", out, "-e", "BBR2_LAB_GUEST=1", "--",
+           "-c", str(getattr(args, "vm_cpus", 2)), "-r", out, "-e", "BBR2_LAB_GUEST=1", "--",
            sys.executable, os.path.join(TOOLS, "bbr2-lab"), "run", "--where", "here",
            "--out", out, "--module", ko]
     if args.quick:

@@ -8,8 +8,10 @@ netns run leaves, so the report, tables and plots are made by the same
 code:
   flows-G.json   iperf3-shaped: per flow the goodput, retransmits and bytes
                  sent, and intervals of ss_interval seconds
-  ss.csv         per flow and sample: smoothed RTT and cwnd
-  run.json       rc, config, CPU seconds, "where": "sim"
+  ss.csv         per flow and sample: smoothed RTT, cwnd, pacing rate and
+                 packets sent so far
+  run.json       rc, config, CPU seconds, "where": "sim", and "mib": the
+                 counters a sender's TCP MIB would show (sim_mib)
 Iteration k uses random seed k (the loss process); a loss-free point is
 deterministic, so its iterations are equal.
 """
@@ -105,18 +107,35 @@ def write_netns_shaped(doc, cfg, outdir):
             json.dump(out, f)
     with open(os.path.join(outdir, "ss.csv"), "w", newline="") as f:
         w = csv.writer(f)
-        w.writerow(["time", "flow", "cc", "rtt", "minrtt", "cwnd", "acked"])
+        w.writerow(["time", "flow", "cc", "rtt", "minrtt", "cwnd", "acked",
+                    "pacing_rate", "segs_out"])
         k = 0
         for gi, g in enumerate(cfg["groups"], 1):
             for _ in range(g["n"]):
                 acked = 0.0
+                pacing = doc.get("series_pacing_mbps", [[]] * len(flows))[k]
+                segs = doc.get("series_segs_out", [[]] * len(flows))[k]
                 for i, rtt in enumerate(doc.get("series_srtt_ms", [[]] * len(flows))[k]):
                     acked += doc["series_bps"][k][i] * ts / 8
                     if rtt <= 0:
                         continue
                     w.writerow(["%.3f" % ((i + 1) * ts), "10.0.%d.1:%d" % (k, 5400 + gi),
-                                g["cc"], rtt, "", doc["series_cwnd"][k][i], "%.0f" % acked])
+                                g["cc"], rtt, "", doc["series_cwnd"][k][i], "%.0f" % acked,
+                                pacing[i] if i < len(pacing) else "",
+                                segs[i] if i < len(segs) else ""])
                 k += 1
+
+
+def sim_mib(doc):
+    """The simulator's counters under the names of the sender's TCP MIB
+    (runner.mib_delta), summed over its flows, so a netns run and a
+    simulated one compare counter by counter.  No TLP, F-RTO or undo is
+    modelled: TCPLossProbes and the undo counters have no counterpart."""
+    flows = doc.get("flows", [])
+    return {"Tcp.OutSegs": sum(f["sent"] for f in flows),
+            "Tcp.RetransSegs": sum(f["retrans"] for f in flows),
+            "TcpExt.TCPSackRecovery": sum(f.get("recoveries", 0) for f in flows),
+            "TcpExt.TCPTimeouts": sum(f.get("rtos", 0) for f in flows)}
 
 
 def _idle():
@@ -148,7 +167,8 @@ def run_point(binary, point, meta, outdir, seed, nice=0, idle=False):
             "version": next((g["version"] for g in cfg["groups"] if g["version"]),
                             3 if any(g["cc"] == "bbr2" for g in cfg["groups"]) else None),
             "kernel": "model simulator (selftests/model, frame=%d)"
-                      % meta.get("frame", DEFAULT_FRAME)}
+                      % meta.get("frame", DEFAULT_FRAME),
+            "mib": {"snd": sim_mib(doc)} if doc else None}
     with open(os.path.join(outdir, "run.json"), "w") as f:
         json.dump(info, f, indent=1)
     return rc

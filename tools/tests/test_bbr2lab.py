@@ -160,6 +160,68 @@ class StatsTests(unittest.TestCase):
         self.assertAlmostEqual(rows["all"]["jain"], (j1 + 1.0) / 2)
 
 
+class MibTests(unittest.TestCase):
+    SNMP = ("Ip: Forwarding DefaultTTL\nIp: 1 64\n"
+            "Tcp: MaxConn RetransSegs OutSegs\nTcp: -1 %d %d\n"
+            "TcpExt: TCPTimeouts TCPLossProbes TCPSackRecovery\nTcpExt: %d %d %d\n")
+
+    def test_delta_keeps_changed_tcp_counters_and_removes_raw(self):
+        with tempfile.TemporaryDirectory() as d:
+            for when, vals in (("before", (10, 1000, 2, 0, 5)),
+                               ("after", (35, 3000, 2, 4, 9))):
+                with open(os.path.join(d, "mib-snd-%s.txt" % when), "w") as f:
+                    f.write(self.SNMP % vals)
+            delta = runner.mib_delta(d, "snd")
+            self.assertEqual(delta, {"Tcp.RetransSegs": 25, "Tcp.OutSegs": 2000,
+                                     "TcpExt.TCPLossProbes": 4,
+                                     "TcpExt.TCPSackRecovery": 4})
+            self.assertEqual(os.listdir(d), [])
+            self.assertIsNone(runner.mib_delta(d, "rcv"))
+
+    def test_cpu_busy_from_proc_stat(self):
+        with tempfile.TemporaryDirectory() as d:
+            for when, line in (("before", "cpu  100 0 100 800 0 0 0 0 0 0\n"),
+                               ("after", "cpu  250 0 200 1100 50 0 100 0 0 0\n")):
+                with open(os.path.join(d, "cpu-%s.txt" % when), "w") as f:
+                    f.write(line)
+            # 700 ticks: 350 idle + iowait, 350 user, system, softirq
+            self.assertEqual(runner.cpu_busy(d), 0.5)
+            self.assertEqual(os.listdir(d), [])
+            self.assertIsNone(runner.cpu_busy(d))
+
+    def test_mib_table_sets_kernel_spread_beside_sim_mean(self):
+        with tempfile.TemporaryDirectory() as d:
+            def point(where, runs):
+                os.makedirs(os.path.join(d, where, "j"))
+                with open(os.path.join(d, where, "j", "job.json"), "w") as f:
+                    json.dump({"points": [{"id": "p", "config": {}}]}, f)
+                for k, mib in enumerate(runs, 1):
+                    idir = os.path.join(d, where, "j", "p", "iter-%d" % k)
+                    os.makedirs(idir)
+                    with open(os.path.join(idir, "run.json"), "w") as f:
+                        json.dump({"rc": 0, "mib": {"snd": mib}}, f)
+            point("vm", [{"Tcp.RetransSegs": 10, "TcpExt.TCPLossProbes": 2},
+                         {"Tcp.RetransSegs": 20, "TcpExt.TCPLossProbes": 4}])
+            point("sim", [{"Tcp.RetransSegs": 30}])
+            table = report.mib_table(os.path.join(d, "vm"), [os.path.join(d, "sim")])
+            self.assertIn("| p | RetransSegs | 15 [10-20] | 30 |", table)
+            self.assertIn("| p | TCPLossProbes | 3 [2-4] | - |", table)
+            self.assertNotIn("TCPTimeouts", table)
+
+    def test_sent_over_paced_from_ss_samples(self):
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "ss.csv"), "w") as f:
+                f.write("time,flow,cc,segs_out,pacing_rate\n")
+                # 10 Mbit/s paced; 1448-byte packets: 863 per second would be all of it
+                for k in range(30):
+                    f.write("%d,a,bbr,%d,10.0\n" % (k, 432 * k))
+                    f.write("%d,ctl,cubic,3,5.0\n" % k)     # idle: not counted
+            self.assertAlmostEqual(report.sent_over_paced(d), 432 * 1448 * 8 / 10e6, places=3)
+            with open(os.path.join(d, "ss.csv"), "w") as f:
+                f.write("time,flow,cc,rtt\n1,a,bbr,40\n")
+            self.assertIsNone(report.sent_over_paced(d))
+
+
 class ReportTests(unittest.TestCase):
     def make_results(self, d):
         with tempfile.NamedTemporaryFile(suffix=".toml") as f:
@@ -266,6 +328,17 @@ class ShippedResultsTests(unittest.TestCase):
                                  os.path.join(d, "sim-validation-pkt"),
                                  os.path.join(d, "sim-validation-testbed")])
             rows |= {line for line in md.splitlines() if line.startswith("| ")}
+            # the gaps' second look and issue 14's 16 flows: the kernel with 2
+            # and 1 vCPUs, with TCP MIB counters, beside the simulator
+            for run, sim_modes in (("sim-validation-gaps", ("sim", "testbed")),
+                                   ("shallow16-loss-mode", ("pkt", "testbed"))):
+                with tarfile.open(os.path.join(doc, run + "-raw.tar.xz")) as tar:
+                    tar.extractall(d)
+                sims = [os.path.join(d, run + "-" + m) for m in sim_modes]
+                for vm in ("vm", "vm-1cpu"):
+                    ref = os.path.join(d, run + "-" + vm)
+                    md = report.compare(ref, sims) + report.mib_table(ref, sims)
+                    rows |= {line for line in md.splitlines() if line.startswith("| ")}
         self.assertGreater(len(rows), 40)
         for path in (os.path.join(doc, "repro-quick-summary.md"),
                      os.path.join(doc, "pacing-quick-summary.md"),

@@ -82,6 +82,25 @@ static void die(const char *msg, const char *arg)
 	exit(2);
 }
 
+/* ', "NAME": [[v, ...], ...]': one list of samples per flow. */
+static void print_series(const char *name, float series[][MAX_SAMPLES], u32 nflows,
+			 u32 nsamples, const char *fmt)
+{
+	u32 k, i;
+
+	printf(", \"%s\": [", name);
+	for (k = 0; k < nflows; k++) {
+		printf("%s[", k ? ", " : "");
+		for (i = 0; i < nsamples; i++) {
+			if (i)
+				putchar(',');
+			printf(fmt, series[k][i]);
+		}
+		printf("]");
+	}
+	printf("]");
+}
+
 int main(int argc, char **argv)
 {
 	struct linksim_cfg cfg;
@@ -95,6 +114,8 @@ int main(int argc, char **argv)
 	static float rseries[LINKSIM_MAX_FLOWS][MAX_SAMPLES];	/* retransmits */
 	static float sseries[LINKSIM_MAX_FLOWS][MAX_SAMPLES];	/* srtt, ms */
 	static float cseries[LINKSIM_MAX_FLOWS][MAX_SAMPLES];	/* cwnd */
+	static float pseries[LINKSIM_MAX_FLOWS][MAX_SAMPLES];	/* pacing, Mbit/s */
+	static float oseries[LINKSIM_MAX_FLOWS][MAX_SAMPLES];	/* packets sent so far */
 	static float qseries[MAX_SAMPLES];
 	u32 nsamples = 0;
 	double c0, cpu;
@@ -230,6 +251,9 @@ int main(int argc, char **argv)
 				prev_r[k] = r;
 				sseries[k][nsamples] = (tp->srtt_us >> 3) / 1000.0f;
 				cseries[k][nsamples] = (float)tcp_snd_cwnd(tp);
+				pseries[k][nsamples] =	/* bytes/s to Mbit/s */
+					linksim_sk(sim, k)->sk_pacing_rate / 125000.0f;
+				oseries[k][nsamples] = linksim_flow_stats(sim, k)->pkts_sent;
 				if (t <= (u64)(skip * 1e6))
 					skip_bytes[k] = b;
 			}
@@ -291,42 +315,22 @@ int main(int argc, char **argv)
 			const struct linksim_flow_stats *st = linksim_flow_stats(sim, k);
 
 			printf("%s{\"goodput_bps\": %.0f, \"bytes_acked\": %llu, \"sent\": %llu, "
-			       "\"retrans\": %llu, \"rtt_mean_ms\": %.3f}", k ? ", " : "",
+			       "\"retrans\": %llu, \"recoveries\": %u, \"rtos\": %u, "
+			       "\"rtt_mean_ms\": %.3f}", k ? ", " : "",
 			       linksim_goodput_bps(sim, k), st->bytes_acked, st->pkts_sent,
-			       st->pkts_retrans,
+			       st->pkts_retrans, st->recoveries, st->rtos,
 			       st->rtt_samples ? st->rtt_sum_us / st->rtt_samples / 1e3 : 0.0);
 		}
 		printf("]");
 		if (nsamples) {
-			printf(", \"ts\": %g, \"series_bps\": [", ts);
-			for (k = 0; k < nflows; k++) {
-				printf("%s[", k ? ", " : "");
-				for (i = 0; i < nsamples; i++)
-					printf("%s%.4g", i ? "," : "", series[k][i]);
-				printf("]");
-			}
-			printf("], \"series_retrans\": [");
-			for (k = 0; k < nflows; k++) {
-				printf("%s[", k ? ", " : "");
-				for (i = 0; i < nsamples; i++)
-					printf("%s%.0f", i ? "," : "", rseries[k][i]);
-				printf("]");
-			}
-			printf("], \"series_srtt_ms\": [");
-			for (k = 0; k < nflows; k++) {
-				printf("%s[", k ? ", " : "");
-				for (i = 0; i < nsamples; i++)
-					printf("%s%.2f", i ? "," : "", sseries[k][i]);
-				printf("]");
-			}
-			printf("], \"series_cwnd\": [");
-			for (k = 0; k < nflows; k++) {
-				printf("%s[", k ? ", " : "");
-				for (i = 0; i < nsamples; i++)
-					printf("%s%.0f", i ? "," : "", cseries[k][i]);
-				printf("]");
-			}
-			printf("], \"queue_pkts\": [");
+			printf(", \"ts\": %g", ts);
+			print_series("series_bps", series, nflows, nsamples, "%.4g");
+			print_series("series_retrans", rseries, nflows, nsamples, "%.0f");
+			print_series("series_srtt_ms", sseries, nflows, nsamples, "%.2f");
+			print_series("series_cwnd", cseries, nflows, nsamples, "%.0f");
+			print_series("series_pacing_mbps", pseries, nflows, nsamples, "%.4g");
+			print_series("series_segs_out", oseries, nflows, nsamples, "%.0f");
+			printf(", \"queue_pkts\": [");
 			for (i = 0; i < nsamples; i++)
 				printf("%s%.0f", i ? "," : "", qseries[i]);
 			printf("]");

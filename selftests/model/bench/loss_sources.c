@@ -3,7 +3,10 @@
  * loss_sources: where the drops of N bbr2 flows in a shallow buffer come
  * from (issue 14): each drop of a flow's packet is charged to the phase
  * that flow was in when the packet was dropped (polled every 1 ms), and
- * to the second it happened in.  A diagnostic: prints, asserts nothing.
+ * to the second it happened in; and the entries into PROBE_UP and the cuts
+ * of inflight_lo (one per lossy loss round), to set beside the kernel's
+ * bbr2_state / bbr2_loss_ecn tracepoints.  A diagnostic: prints, asserts
+ * nothing.
  *
  *   loss_sources [-n FLOWS] [-r MBIT] [-t RTT_MS] [-B BUF_BDP_PERCENT]
  *                [-P BUF_PKTS] [-d SECONDS] [-s SEED] [-p NAME=V ...]
@@ -35,6 +38,10 @@ struct src {
 	bool bbr2;
 	bool in_up[LINKSIM_MAX_FLOWS];
 	u64 probes;		/* entries into PROBE_UP, all flows */
+	u32 last_lo[LINKSIM_MAX_FLOWS];
+	u64 lo_cuts;		/* inflight_lo lowered (1-ms ticks), all flows */
+	double bw_sum;		/* sum over ticks from 2 s of the flows' bbr2_bw() */
+	u64 bw_ticks;
 	u64 init_us[LINKSIM_MAX_FLOWS], pbw_us[LINKSIM_MAX_FLOWS];
 };
 
@@ -44,6 +51,11 @@ static void on_tick(struct linksim *sim, void *arg)
 	u64 sec = linksim_now_us(sim) / USEC_PER_SEC;
 	u32 i, key, ctx = 3;
 
+	if (s->bbr2 && linksim_now_us(sim) >= 2 * USEC_PER_SEC) {
+		for (i = 0; i < s->nflows; i++)
+			s->bw_sum += bbr2_bw(bbr2_state(linksim_sk(sim, i)));
+		s->bw_ticks++;
+	}
 	for (i = 0; s->bbr2 && i < s->nflows; i++) {
 		const struct bbr2 *b = bbr2_state(linksim_sk(sim, i));
 
@@ -53,6 +65,10 @@ static void on_tick(struct linksim *sim, void *arg)
 			s->init_us[i] = linksim_now_us(sim);
 		if (!s->pbw_us[i] && b->mode == BBR2_PROBE_BW)
 			s->pbw_us[i] = linksim_now_us(sim);
+		if (b->inflight_lo < s->last_lo[i] && s->last_lo[i] != ~0U &&
+		    b->inflight_lo != 0)
+			s->lo_cuts++;
+		s->last_lo[i] = b->inflight_lo;
 		if (b->mode == BBR2_PROBE_BW && b->cycle_idx == BBR2_BW_PROBE_UP) {
 			s->probes += !s->in_up[i];
 			s->in_up[i] = true;
@@ -197,8 +213,12 @@ int main(int argc, char **argv)
 	}
 	if (s.bbr2)
 		printf("  while some flow was in: STARTUP/DRAIN %llu, else UP %llu, else REFILL %llu, else none %llu\n"
-		       "  probes (entries into PROBE_UP, all flows): %llu\n",
-		       s.by_ctx[0], s.by_ctx[1], s.by_ctx[2], s.by_ctx[3], s.probes);
+		       "  probes (entries into PROBE_UP, all flows): %llu, inflight_lo cuts: %llu\n",
+		       s.by_ctx[0], s.by_ctx[1], s.by_ctx[2], s.by_ctx[3], s.probes, s.lo_cuts);
+	if (s.bw_ticks)		/* the bw that paces them, against the link's payload rate */
+		printf("  sum of the flows' bw from 2 s: %.1f Mbit/s (link payload %.1f)\n",
+		       s.bw_sum / s.bw_ticks * cfg.mss * 8 * USEC_PER_SEC / BW_UNIT / 1e6,
+		       rate_mbit * (double)cfg.mss / (cfg.mss + cfg.hdr_bytes));
 	printf("  STARTUP+DRAIN from-to s:");
 	for (i = 0; s.bbr2 && i < nflows; i++)
 		printf(" %.2f-%.2f", s.init_us[i] / 1e6, s.pbw_us[i] / 1e6);
