@@ -42,11 +42,15 @@ else
 	ktap_info "shown: $SCRIPTS; shipped: $SHIPPED"
 	ktap_fail "admin-guide.rst shows every script in tools/bpftrace"
 fi
+# bpftrace prints "Attaching N probes..." before it attaches them, and
+# under emulation attaching can outlast a flow's STARTUP (CI saw a flow's
+# first 3 s missed).  Since 0.14 it prints this word once every probe is
+# live (to stderr before 0.20, stdout after) when the variable is set.
+ATTACHED_WORD=__BPFTRACE_NOTIFY_PROBES_ATTACHED
 for s in $SCRIPTS; do
-	# bpftrace prints "Attaching N probes..." once its probes are live
 	# the page's command word for word, exec'd so that $! is bpftrace
 	read -r -a argv < <(grep -x "bpftrace tools/bpftrace/$s.bt" <<<"$DOC_CMDS")
-	(cd "$REPO" && exec "${argv[@]}") \
+	(cd "$REPO" && export "$ATTACHED_WORD=1" && exec "${argv[@]}") \
 		>"$TEST_OUT/$s.out" 2>"$TEST_OUT/$s.err" </dev/null &
 	bt_pid[$s]=$!
 	bg_track "${bt_pid[$s]}"
@@ -58,7 +62,7 @@ deadline=$(( $(date +%s) + ATTACH_TIMEOUT ))
 while [ "$(date +%s)" -lt "$deadline" ]; do
 	attached="" missing=0
 	for s in $SCRIPTS; do
-		if grep -q "^Attaching" "$TEST_OUT/$s.out" 2>/dev/null; then
+		if grep -qx "$ATTACHED_WORD" "$TEST_OUT/$s.out" "$TEST_OUT/$s.err" 2>/dev/null; then
 			attached+=" $s"
 		else
 			missing=1
