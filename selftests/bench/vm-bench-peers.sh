@@ -14,8 +14,15 @@
 #      scripts import, the shared libraries ldd lists, tc's netem tables) and
 #      the scripts of this tree; its `bbr` is the "v3" column.  Results come
 #      back as a tar archive the guest writes to a second virtio disk.
-#   2. the Debian kernel KVER through vm-run (virtme-ng), with tcp_bbr2.ko
-#      loaded: bbr2, its variants, bbr (v1) and cubic.
+#   2. the Debian kernel KVER, with tcp_bbr2.ko loaded: bbr2, its variants,
+#      bbr (v1) and cubic.  By default from an initramfs built the same way,
+#      with the kernel's own modules and tcp_bbr2.ko added, so that both
+#      kernels run the same userspace from RAM under the same QEMU command
+#      (DEBIAN_BOOT=initramfs); DEBIAN_BOOT=vng boots it through vm-run
+#      (virtme-ng, the host's root over 9p) as the test suite does.  Through
+#      9p every exec and file read is emulated I/O: the guests differed in
+#      more than their BBR before session 10 (cubic's 16 flows got 40.6
+#      Mbit/s in the 9p guest).
 # In both, peers-guest.sh runs the scenarios on ../net/lib.sh's dumbbell
 # (sender with fq -> netem delay/loss -> tbf bottleneck -> receiver) after
 # lib.sh's capacity check (cubic must carry the link) and samples
@@ -35,6 +42,7 @@
 #   RESULTS     results directory; BBR2_KO module; VM_CPU_MODEL (-cpu, max)
 #   VM_TIMEOUT  per guest (2400 s)
 #   GUESTS      which guests run ("v3 debian"), for development
+#   DEBIAN_BOOT initramfs (default) or vng: how the Debian kernel boots
 #   BENCH_SECS  flow length (20 s; shorter only to try the machinery)
 #   TRACE       scenarios whose flows are sampled and traced ("deep16 late2")
 #
@@ -62,6 +70,11 @@ V3_KERNEL=${V3_KERNEL:-}
 VM_TIMEOUT=${VM_TIMEOUT:-2400}
 cpu_model=${VM_CPU_MODEL:-max}
 GUESTS=${GUESTS:-"v3 debian"}
+DEBIAN_BOOT=${DEBIAN_BOOT:-initramfs}
+# what the dumbbell and the results disk need of a modular Debian kernel
+# (their dependencies come along; built-in ones are skipped)
+DEBIAN_MODULES="virtio_pci virtio_blk tcp_bbr sch_netem sch_tbf sch_fq
+	sch_fq_codel sch_red veth ipv6"
 
 say() { echo "bench-peers: $*" >&2; }
 die() { say "$*"; exit 1; }
@@ -109,10 +122,38 @@ copy_bin()
 	return 0
 }
 
-# build_initramfs OUT: the peer guest's root filesystem
+# add_kernel_modules ABI: ABI's modules of DEBIAN_MODULES with their
+# dependencies, its module index, kmod, and tcp_bbr2.ko as /bench/tcp_bbr2.ko
+add_kernel_modules()
+{
+	local abi=$1 m line f
+	local moddir=/lib/modules/$abi
+
+	[ -f "$moddir/modules.dep" ] ||
+		die "$moddir/modules.dep missing (apt-get install linux-image-$abi-unsigned)"
+	for m in $DEBIAN_MODULES; do
+		# "insmod PATH" per module to load; "builtin NAME" for none
+		while read -r line; do
+			f=${line#insmod }
+			f=${f%% *}
+			[[ "$line" == insmod* ]] && copy_file "$f"
+		done < <(modprobe -S "$abi" --show-depends "$m" 2>/dev/null)
+	done
+	for f in "$moddir"/modules.*; do
+		copy_file "$f"
+	done
+	copy_bin modprobe
+	copy_bin insmod
+	copy_bin lsmod
+	copy_bin modinfo
+	cp "$BBR2_KO" "$ROOT/bench/tcp_bbr2.ko"
+}
+
+# build_initramfs OUT [ABI]: the guest's root filesystem; with ABI, for that
+# Debian kernel (its modules and tcp_bbr2.ko added), else for the peer
 build_initramfs()
 {
-	local out=$1 b f
+	local out=$1 abi=${2:-} b f
 
 	ROOT=$BUILD/root
 	rm -rf "$ROOT"
@@ -181,6 +222,11 @@ build_initramfs()
 	mkdir -p /run/netns
 	hostname peer
 	ip link set lo up
+	# a modular kernel (Debian's) loads the results disk's driver first
+	if [ -d "/lib/modules/$(uname -r)" ]; then
+		modprobe -a virtio_pci virtio_blk
+		for i in $(seq 50); do [ -b /dev/vda ] && break; sleep 0.2; done
+	fi
 	. /bench/env
 	echo "@@BENCH-PEERS-START@@ $(uname -r)"
 	cd /bench/selftests/bench
@@ -192,15 +238,21 @@ build_initramfs()
 	poweroff -f
 	EOF
 	chmod +x "$ROOT/init"
-	write_env "$ROOT/bench/env"
+	if [ -n "$abi" ]; then
+		add_kernel_modules "$abi"
+		write_env "$ROOT/bench/env" "$CCS"
+		printf 'export BBR2_KO=/bench/tcp_bbr2.ko\n' >>"$ROOT/bench/env"
+	else
+		write_env "$ROOT/bench/env" "$PEER_CCS"
+	fi
 	(cd "$ROOT" && find . | cpio -o -H newc --quiet | gzip -1) >"$out"
 }
 
-# write_env FILE: the guest's settings, one export per line
+# write_env FILE CCS: the guest's settings, one export per line
 write_env()
 {
 	{
-		printf 'export CCS=%q\n' "$PEER_CCS"
+		printf 'export CCS=%q\n' "$2"
 		printf 'export SCENARIOS=%q\n' "$SCENARIOS"
 		printf 'export CCINFO=%q\n' /bench/selftests/bench/ccinfo
 		printf 'export BENCH_SECS=%q\n' "${BENCH_SECS:-20}"
@@ -223,39 +275,44 @@ take_vm_lock()
 	fi
 }
 
-# run_peer DIR: boot V3_KERNEL with the initramfs, results into DIR
-run_peer()
+# run_initramfs DIR KERNEL INITRD: boot KERNEL with INITRD, results into DIR
+run_initramfs()
 {
-	local dir=$1 img rc t0
+	local dir=$1 kernel=$2 initrd=$3 img rc t0
 
 	mkdir -p "$dir"
 	img=$dir/out.img
 	rm -f "$img"
 	truncate -s 512M "$img"
-	say "booting $V3_KERNEL under TCG (2 cpus, 2G, -cpu $cpu_model); console: $dir/console.log"
+	say "booting $kernel under TCG (2 cpus, 2G, -cpu $cpu_model); console: $dir/console.log"
 	t0=$(date +%s)
 	set +e
 	timeout -k 20 "$VM_TIMEOUT" qemu-system-x86_64 -accel tcg -cpu "$cpu_model" \
 		-m 2048 -smp 2 -nographic -no-reboot -nic none \
-		-kernel "$V3_KERNEL" -initrd "$INITRD" \
+		-kernel "$kernel" -initrd "$initrd" \
 		-append "console=ttyS0 panic=-1 loglevel=4" \
 		-drive "file=$img,format=raw,if=virtio" </dev/null |
 		tr -d '\r' | tee "$dir/console.log" | grep --line-buffered -E '^# |@@BENCH' >&2
 	rc=${PIPESTATUS[0]}
 	set -e
-	say "peer guest finished after $(( $(date +%s) - t0 ))s (qemu exit $rc)"
+	say "guest finished after $(( $(date +%s) - t0 ))s (qemu exit $rc)"
 	echo "$(( $(date +%s) - t0 ))" >"$dir/vm-secs"
 	tar -xf "$img" -C "$dir" 2>/dev/null || say "no results archive on the output disk"
 	rm -f "$img"
 	grep -q '@@BENCH-PEERS-END@@' "$dir/console.log" ||
-		say "WARNING: the peer guest did not finish (see $dir/console.log)"
+		say "WARNING: the guest did not finish (see $dir/console.log)"
 	return 0
 }
 
-# run_debian DIR: the Debian kernel through vm-run
+# run_debian DIR: the Debian kernel, from its initramfs or through vm-run
 run_debian()
 {
 	local dir=$1 t0 rc=0
+
+	if [ "$DEBIAN_BOOT" = initramfs ]; then
+		run_initramfs "$dir" "$DEBIAN_KERNEL" "$DEBIAN_INITRD"
+		return 0
+	fi
 
 	mkdir -p "$dir"
 	t0=$(date +%s)
@@ -283,13 +340,28 @@ else
 	say "**************************************************************"
 fi
 [ -f "$BBR2_KO" ] || say "WARNING: $BBR2_KO missing: the bbr2 columns will be empty"
+[[ " $GUESTS " == *" debian "* ]] || DEBIAN_BOOT=none
+case $DEBIAN_BOOT in
+initramfs)
+	DEBIAN_KERNEL=/boot/vmlinuz-$KVER
+	[ -r "$DEBIAN_KERNEL" ] ||
+		die "$DEBIAN_KERNEL missing (apt-get install linux-image-$KVER-unsigned; or DEBIAN_BOOT=vng)"
+	[ -f "$BBR2_KO" ] || die "$BBR2_KO missing (make KVER=$KVER)"
+	DEBIAN_INITRD=$BUILD/initrd-debian.gz
+	say "building the Debian guest's initramfs ($KVER, its modules, $BBR2_KO)"
+	build_initramfs "$DEBIAN_INITRD" "$KVER"
+	say "initramfs: $(du -h "$DEBIAN_INITRD" | cut -f1)"
+	;;
+vng | none) ;;
+*) die "DEBIAN_BOOT=$DEBIAN_BOOT: initramfs or vng" ;;
+esac
 
 take_vm_lock
 bench_t0=$(date +%s)
 for i in $(seq "$ITER"); do
 	say "==== iteration $i of $ITER ===="
 	if [ -n "$V3_KERNEL" ] && [[ " $GUESTS " == *" v3 "* ]]; then
-		run_peer "$RESULTS/iter$i/v3"
+		run_initramfs "$RESULTS/iter$i/v3" "$V3_KERNEL" "$INITRD"
 	fi
 	[[ " $GUESTS " == *" debian "* ]] && run_debian "$RESULTS/iter$i/debian"
 done
