@@ -301,12 +301,14 @@ sc_vscubic()
 	p1=$IPERF_PORT
 	iperf_server_next || return 1
 	p2=$IPERF_PORT
+	trace_start "$spec" "$name"
 	iperf_client "$o1" "$cc" "$SECS" "$p1" &
 	pid=$!
 	iperf_client "$o2" cubic "$SECS" "$p2"
 	rc2=$?
 	wait "$pid"
 	rc1=$?
+	trace_stop "$spec" "$name"
 	[ "$rc1" -eq 0 ] || { iperf_failed "$o1"; return 1; }
 	[ "$rc2" -eq 0 ] || { iperf_failed "$o2"; return 1; }
 	read -r a _ < <(iperf_summary "$o1")
