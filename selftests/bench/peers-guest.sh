@@ -365,6 +365,7 @@ for spec in $CCS; do
 done
 say "available: $(cat /proc/sys/net/ipv4/tcp_available_congestion_control)"
 record meta - kernel "$(uname -r)"
+record meta - flow_secs "$SECS"
 record meta - available "$(tr ' ' , </proc/sys/net/ipv4/tcp_available_congestion_control)"
 
 dmesg_mark

@@ -335,20 +335,24 @@ def main():
         out.append("V3_KERNEL NOT GIVEN: no v3 column (the rest ran as usual)")
     kernels = sorted({(r["guest"], r["meta"].get("kernel", "?")) for r in runs})
     out.append("kernels: " + ", ".join("%s=%s" % k for k in kernels))
+    secs = sorted({r["meta"].get("flow_secs", "20") for r in runs})
     out.append("50 Mbit/s x 40 ms dumbbell (selftests/net/lib.sh), fq at the sender, "
-               "20 s flows; mean [min-max] over iterations")
+               "%s s flows; mean [min-max] over iterations" % "/".join(secs))
 
     # emulator capacity per guest run: is the link, not the CPU, the limit?
-    bad = 0
+    bad = unfinished = 0
     caprows = []
     for run in runs:
         m = run["meta"]
         ok = m.get("capacity_before_ok") == "1" and m.get("capacity_after_ok") == "1"
-        bad += not ok
+        # a guest that wrote no total did not finish: it crashed or timed out
+        done = "secs_total" in m
+        bad += done and not ok
+        unfinished += not done
         caprows.append(["iter%d" % run["iter"], run["guest"], m.get("kernel", "?"),
                         m.get("capacity_before_mbit", "-"), m.get("capacity_after_mbit", "-"),
-                        "ok" if ok else "FAILED", run.get("vm_secs") or "-",
-                        m.get("kernel_log_clean", "-")])
+                        ("ok" if ok else "FAILED") if done else "unfinished",
+                        run.get("vm_secs") or "-", m.get("kernel_log_clean", "-")])
     out.append("")
     out.append("Emulator capacity (cubic x4 through the 50 Mbit/s link, need >= 42.5) and VM time:")
     table(out, ["iter", "guest", "kernel", "before", "after", "capacity", "vm_s", "log_clean"],
@@ -363,6 +367,9 @@ def main():
     if bad:
         out.append("WARNING: the capacity check failed in %d guest run(s): the host was busy, "
                    "those numbers are suspect; rerun on a quiet host." % bad)
+    if unfinished:
+        out.append("WARNING: %d guest run(s) did not finish (a crash or the timeout: see "
+                   "their console.log); their scenarios are missing from the tables." % unfinished)
 
     order = []
     if any(r["cc"] == PEER for r in rows):
