@@ -607,11 +607,18 @@ MIB_COUNTERS = ("Tcp.OutSegs", "Tcp.RetransSegs", "TcpExt.TCPSackRecovery",
                 "TcpExt.TCPFastRetrans")
 
 
-def _mib_runs(pdir, side="snd"):
-    runs = []
+def _run_infos(pdir):
+    """Every iteration's run.json of a point, in iteration order."""
+    infos = []
     for rj in sorted(glob.glob(os.path.join(pdir, "iter-*", "run.json"))):
         with open(rj) as f:
-            info = json.load(f)
+            infos.append(json.load(f))
+    return infos
+
+
+def _mib_runs(pdir, side="snd"):
+    runs = []
+    for info in _run_infos(pdir):
         mib = (info.get("mib") or {}).get(side)
         if info.get("rc") == 0 and mib is not None:
             runs.append(mib)
@@ -674,13 +681,9 @@ def mib_table(ref_dir, other_dirs):
                 lines.append("| %s | sent / paced (ss) | %.2f [%.2f-%.2f] | %s |" % (
                     pt["id"], mean_(r0), min(r0), max(r0),
                     " | ".join("%.2f" % mean_(r) if r else "-" for r in ratios[1:])))
-            busy = []
-            for rj in sorted(glob.glob(os.path.join(ref_dir, jname, pt["id"], "iter-*",
-                                                    "run.json"))):
-                with open(rj) as f:
-                    b = json.load(f).get("cpu_busy")
-                if b is not None:
-                    busy.append(100.0 * b)
+            busy = [100.0 * i["cpu_busy"]
+                    for i in _run_infos(os.path.join(ref_dir, jname, pt["id"]))
+                    if i.get("cpu_busy") is not None]
             if busy:
                 lines.append("| %s | CPU busy %% (host) | %.0f [%.0f-%.0f] | %s |" % (
                     pt["id"], mean_(busy), min(busy), max(busy),
