@@ -250,6 +250,38 @@ bg_track()
 	_bg_pids+=("$1")
 }
 
+# _exited PID: PID is gone or a zombie not yet reaped
+_exited()
+{
+	! kill -0 "$1" 2>/dev/null ||
+		[ "$(awk '/^State:/ { print $2 }' "/proc/$1/status" 2>/dev/null)" = Z ]
+}
+
+# wait_or_kill PID SECS WHAT: wait up to SECS for background PID (a child
+# of this shell) to exit; if it does not, say what it is stuck in, kill it
+# and return 1.  A process blocked in the kernel may survive SIGKILL: then
+# it is left behind rather than waited for forever.
+wait_or_kill()
+{
+	local pid=$1 secs=$2 what=$3 i state wchan
+
+	for ((i = 0; i < secs * 10; i++)); do
+		_exited "$pid" && { wait "$pid" 2>/dev/null; return 0; }
+		sleep 0.1
+	done
+	state=$(awk '/^State:/ { print $2 $3 }' "/proc/$pid/status" 2>/dev/null)
+	wchan=$(cat "/proc/$pid/wchan" 2>/dev/null)
+	ktap_info "$what (pid $pid) still running after ${secs}s: state $state, wchan $wchan; kernel stack:"
+	ktap_info "$(head -n 12 "/proc/$pid/stack" 2>/dev/null)"
+	kill -KILL "$pid" 2>/dev/null
+	for ((i = 0; i < 50; i++)); do
+		_exited "$pid" && { wait "$pid" 2>/dev/null; return 1; }
+		sleep 0.1
+	done
+	ktap_info "$what (pid $pid) survived SIGKILL; left behind"
+	return 1
+}
+
 _run_cleanup()
 {
 	local rc=$? i pid
@@ -565,13 +597,17 @@ iperf_server_next()
 }
 
 # iperf_client OUT CC SECS PORT [iperf3 args...]: one iperf3 run snd -> rcv
-# with congestion control CC ("" = the namespace's default), JSON in OUT
+# with congestion control CC ("" = the namespace's default), JSON in OUT.
+# A client that outlives its flow by IPERF_GRACE_S is killed (exit 124), so
+# a lost control connection fails one test instead of hanging the suite.
+IPERF_GRACE_S=${IPERF_GRACE_S:-90}
 iperf_client()
 {
 	local out=$1 cc=$2 secs=$3 port=$4
 
 	shift 4
-	in_snd iperf3 -c "$RCV_IP" -p "$port" ${cc:+-C "$cc"} -t "$secs" -J "$@" \
+	in_snd timeout -k 5 "$((${secs%.*} + IPERF_GRACE_S))" \
+		iperf3 -c "$RCV_IP" -p "$port" ${cc:+-C "$cc"} -t "$secs" -J "$@" \
 		>"$out" 2>"$out.err"
 }
 
