@@ -336,8 +336,10 @@ def main():
     kernels = sorted({(r["guest"], r["meta"].get("kernel", "?")) for r in runs})
     out.append("kernels: " + ", ".join("%s=%s" % k for k in kernels))
     secs = sorted({r["meta"].get("flow_secs", "20") for r in runs})
-    out.append("50 Mbit/s x 40 ms dumbbell (selftests/net/lib.sh), fq at the sender, "
-               "%s s flows; mean [min-max] over iterations" % "/".join(secs))
+    rtts = sorted({r["meta"].get("rtt_ms", "40") for r in runs})
+    out.append("50 Mbit/s x %s ms dumbbell (selftests/net/lib.sh), fq at the sender, "
+               "%s s flows; mean [min-max] over iterations"
+               % ("/".join(rtts), "/".join(secs)))
 
     # emulator capacity per guest run: is the link, not the CPU, the limit?
     bad = unfinished = 0
