@@ -10,7 +10,10 @@
  *
  *   loss_sources [-n FLOWS] [-r MBIT] [-t RTT_MS] [-B BUF_BDP_PERCENT]
  *                [-P BUF_PKTS] [-d SECONDS] [-s SEED] [-p NAME=V ...]
- *                [-x CC] [-T 1]
+ *                [-x CC] [-T 1] [-L LOSS_PERCENT]
+ *
+ * -L: random loss of data packets, percent (e.g. 3 or 0.5); its drops are
+ * counted apart from the buffer's.
  *
  * -T 1: the QEMU/TCG test bed modelled, as the validation's testbed
  * column (ACKs every 2nd packet, fq's watchdog up to 1000 us late, the
@@ -114,7 +117,7 @@ int main(int argc, char **argv)
 	struct linksim *sim;
 	struct src s;
 	u32 nflows = 16, rate_mbit = 50, rtt_ms = 40, buf_pct = 5, dur = 30;
-	u32 buf_pkts = 0, testbed = 0;
+	u32 buf_pkts = 0, testbed = 0, loss_ppm = 0;
 	const char *cc = "bbr2";
 	u64 seed = 1, sent = 0, retr = 0, total = 0;
 	u32 i, m;
@@ -145,6 +148,8 @@ int main(int argc, char **argv)
 			cc = v;
 		else if (!strcmp(a, "-T"))
 			testbed = strtoul(v, NULL, 0);
+		else if (!strcmp(a, "-L"))
+			loss_ppm = (u32)(strtod(v, NULL) * 10000 + 0.5);
 		else if (!strcmp(a, "-p")) {
 			char name[64];
 			const char *eq = strchr(v, '=');
@@ -168,6 +173,7 @@ int main(int argc, char **argv)
 	cfg.fq = true;
 	cfg.seed = seed;
 	cfg.hdr_bytes = 66;
+	cfg.loss_ppm = loss_ppm;
 	if (testbed)
 		linksim_cfg_testbed(&cfg);
 	if (testbed & 2)	/* its delayed ACKs only, timers on time */
@@ -232,7 +238,7 @@ int main(int argc, char **argv)
 	linksim_free(sim);
 	return 0;
 usage:
-	fprintf(stderr, "usage: %s [-n FLOWS] [-r MBIT] [-t RTT_MS] [-B BUF_PCT] [-P BUF_PKTS] [-d S] [-s SEED] [-p NAME=V] [-x CC] [-T 1]\n",
+	fprintf(stderr, "usage: %s [-n FLOWS] [-r MBIT] [-t RTT_MS] [-B BUF_PCT] [-P BUF_PKTS] [-d S] [-s SEED] [-p NAME=V] [-x CC] [-T 1] [-L LOSS_PCT]\n",
 		argv[0]);
 	return 2;
 }
