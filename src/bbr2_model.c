@@ -721,6 +721,32 @@ static u32 bbr2_loss_thresh_x2(const struct bbr2 *bbr)
 	return thresh * (2 + bbr->bg_loss_level);
 }
 
+/*
+ * loss_mode 1: is a loss count above the limit by more than the background
+ * loss itself scatters?  A background of m expected losses in the round
+ * is a Binomial count with a variance of at most m, so a count more than
+ * two standard deviations above the limit is one round in forty by
+ * chance.  A round of 150 packets at 3 % random loss (4.5 expected) goes
+ * past a 5 % limit (7.5) one round in thirteen, and each such round
+ * cut inflight_lo by beta until the next probe.  Compared squared, so no
+ * square root is taken; for the thousands of packets a DTN's round
+ * carries the margin is a small fraction of the limit.
+ */
+static bool bbr2_loss_beyond_background(const struct bbr2 *bbr, u64 lost,
+					u64 limit, u32 tx_in_flight)
+{
+	u64 expected, excess;
+
+	if (lost <= limit)
+		return false;
+	if (!bbr2_loss_mode() || !bbr->bg_loss_level)
+		return true;
+	expected = ((u64)tx_in_flight * bbr2_param(LOSS_THRESH) *
+		    bbr->bg_loss_level) >> (BBR_SCALE + 1);
+	excess = lost - limit;
+	return excess >= BIT(26) || excess * excess > 4 * expected;
+}
+
 /* Does loss or CE marking say that inflight has gone too high? */
 static bool bbr2_is_inflight_too_high(const struct sock *sk,
 				      const struct rate_sample *rs,
@@ -733,7 +759,8 @@ static bool bbr2_is_inflight_too_high(const struct sock *sk,
 	if (ack->lost && ack->tx_in_flight) {
 		limit = ((u64)ack->tx_in_flight * bbr2_loss_thresh_x2(bbr)) >>
 			(BBR_SCALE + 1);
-		if (ack->lost > limit)
+		if (bbr2_loss_beyond_background(bbr, ack->lost, limit,
+						ack->tx_in_flight))
 			return true;
 	}
 	if (ack->delivered_ce > 0 && rs->delivered > 0 &&
