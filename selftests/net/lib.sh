@@ -250,11 +250,21 @@ bg_track()
 	_bg_pids+=("$1")
 }
 
-# _exited PID: PID is gone or a zombie not yet reaped
-_exited()
+# _reaped_within PID TENTHS: wait up to TENTHS/10 s for background PID to
+# exit (gone, or a zombie not yet reaped); reap it and return 0, else 1
+_reaped_within()
 {
-	! kill -0 "$1" 2>/dev/null ||
-		[ "$(awk '/^State:/ { print $2 }' "/proc/$1/status" 2>/dev/null)" = Z ]
+	local pid=$1 tenths=$2 i
+
+	for ((i = 0; i < tenths; i++)); do
+		if ! kill -0 "$pid" 2>/dev/null ||
+		   [ "$(awk '/^State:/ { print $2 }' "/proc/$pid/status" 2>/dev/null)" = Z ]; then
+			wait "$pid" 2>/dev/null
+			return 0
+		fi
+		sleep 0.1
+	done
+	return 1
 }
 
 # wait_or_kill PID SECS WHAT: wait up to SECS for background PID (a child
@@ -263,22 +273,16 @@ _exited()
 # it is left behind rather than waited for forever.
 wait_or_kill()
 {
-	local pid=$1 secs=$2 what=$3 i state wchan
+	local pid=$1 secs=$2 what=$3 state wchan
 
-	for ((i = 0; i < secs * 10; i++)); do
-		_exited "$pid" && { wait "$pid" 2>/dev/null; return 0; }
-		sleep 0.1
-	done
+	_reaped_within "$pid" $((secs * 10)) && return 0
 	state=$(awk '/^State:/ { print $2 $3 }' "/proc/$pid/status" 2>/dev/null)
 	wchan=$(cat "/proc/$pid/wchan" 2>/dev/null)
 	ktap_info "$what (pid $pid) still running after ${secs}s: state $state, wchan $wchan; kernel stack:"
 	ktap_info "$(head -n 12 "/proc/$pid/stack" 2>/dev/null)"
 	kill -KILL "$pid" 2>/dev/null
-	for ((i = 0; i < 50; i++)); do
-		_exited "$pid" && { wait "$pid" 2>/dev/null; return 1; }
-		sleep 0.1
-	done
-	ktap_info "$what (pid $pid) survived SIGKILL; left behind"
+	_reaped_within "$pid" 50 ||
+		ktap_info "$what (pid $pid) survived SIGKILL; left behind"
 	return 1
 }
 
