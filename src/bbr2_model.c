@@ -92,6 +92,19 @@ struct bbr2_ack {
 /* Pace ~1% below the estimated bw, to drain rather than build queues. */
 #define BBR2_PACING_MARGIN_PERCENT	1
 
+/*
+ * Never pace slower than one segment per 100 ms.  TCP stamps each packet
+ * with its departure time and moves the socket's send clock on by
+ * len / pacing_rate; nothing moves it back when the rate recovers.  A
+ * rate of a few bytes per second (bw_lo cut to a stalled round's delivery
+ * rate, times a low gain) pushed that clock minutes ahead: sch_fq drops
+ * whatever is stamped beyond its 10 s horizon, retransmissions included,
+ * no ACK comes back to raise the rate, and the connection hangs.  100 ms,
+ * half of TCP_RTO_MIN, keeps even the two segments TSQ lets into the qdisc
+ * inside the shortest retransmission timeout.
+ */
+#define BBR2_MAX_PACING_GAP_US		100000
+
 /* ack_epoch_acked is 20 bits wide: restart the epoch before it overflows. */
 #define BBR2_ACK_EPOCH_ACKED_MAX	((1U << 20) - 1)
 
@@ -173,9 +186,12 @@ static u64 bbr2_rate_bytes_per_sec(const struct sock *sk, u32 bw, u32 gain,
 static unsigned long bbr2_bw_to_pacing_rate(const struct sock *sk, u32 bw,
 					    u32 gain)
 {
+	u64 floor = (u64)tcp_sk(sk)->mss_cache *
+		    (USEC_PER_SEC / BBR2_MAX_PACING_GAP_US);
 	u64 rate = bbr2_rate_bytes_per_sec(sk, bw, gain,
 					   BBR2_PACING_MARGIN_PERCENT);
 
+	rate = max(rate, floor);
 	return min_t(u64, rate, READ_ONCE(sk->sk_max_pacing_rate));
 }
 

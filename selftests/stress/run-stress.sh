@@ -23,7 +23,7 @@ export PROFILE=${PROFILE:-short}
 RESULTS_DIR=${RESULTS_DIR:-$STRESS/../results/stress-$(date +%Y%m%d-%H%M%S)}
 export RESULTS_DIR
 TEST_TIMEOUT=${TEST_TIMEOUT:-$([ "$PROFILE" = full ] && echo 1800 || echo 400)}
-TESTS=${TESTS:-"stress_param_fuzz stress_load stress_faults"}
+TESTS=${TESTS:-"stress_param_fuzz stress_load stress_hostile_params stress_faults"}
 
 if [ "$(id -u)" -ne 0 ]; then
 	echo "run-stress.sh: must run as root" >&2
