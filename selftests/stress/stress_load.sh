@@ -132,6 +132,7 @@ ip netns exec "$NS_LO" python3 "$LOAD" client --dst ::1 --port $PORT --conns "$L
 clients+=($!)
 ip netns exec "$NS_SND" python3 "$LOAD" client --dst "$RCV_IP" --port $PORT --conns "$DB_CONNS" \
 	--secs "$SECS" --ccs "$LOAD_CC" --switch-ccs "$SWITCH_CCS" --seed 2 --short-max 65536 \
+	--backoff-grace 130 \
 	--json "$TEST_OUT/client-db.json" </dev/null 2>"$TEST_OUT/client-db.err" &
 clients+=($!)
 bg_track "${clients[0]}"
@@ -175,6 +176,10 @@ for p in "${clients[@]}"; do
 	wait "$p"
 done
 ktap_info "input backlog drops during the load: $(( $(softnet_drops) - base_softnet )) (netdev_max_backlog 30000)"
+# A pacing rate that ran a socket's departure clock more than 10 s ahead
+# shows here first: sch_fq drops what is stamped beyond its horizon.
+horizon=$(in_snd tc -s qdisc show dev s0 | awk '{ for (i = 1; i < NF; i++) if ($i == "horizon_drops") s += $(i + 1) } END { print s + 0 }')
+ktap_result "db: sch_fq dropped nothing beyond its horizon ($horizon)" test "$horizon" -eq 0
 
 # ---- every transfer verified
 for side in lo db; do
@@ -193,6 +198,17 @@ print(d["ok"], d["failed"], d["corrupt"], aborts, d["aborts"].get("ECONNRESET", 
       d["cc_mismatch"], d["max_live"], "|".join(d["errors"][:3]) or "-")' "$f")
 	ktap_info "$side: $ok transfers verified ($bytes bytes), $failed failed ($corrupt corrupt, aborted by errno: $aborts), $cerr connect errors, up to $maxlive open, $switches CC switches ($serr errors, $mism mismatches)"
 	[ "$errs" != "-" ] && ktap_info "$side errors: $errs"
+	# a stalled connection's state as ss saw it before the client closed it
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+print("last transfer done %.1f s after the start (deadline %s s)" % (d["secs"], sys.argv[2]))
+if d.get("waited_for_backoff"):
+    print("%d connections were still in retransmission backoff at the end of the grace: waited for them" % d["waited_for_backoff"])
+for s in d.get("stalls", []):
+    print("stalled: " + json.dumps(s))' "$f" "$SECS" | while read -r line; do
+		ktap_info "$side $line"
+	done
 	want=$([ $side = lo ] && echo "$LO_CONNS" || echo "$DB_CONNS")
 	# What a congestion control can get wrong shows up as a stall (no
 	# result, ETIMEDOUT) or, through a bug in its caller, as bytes lost or

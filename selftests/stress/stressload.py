@@ -33,10 +33,12 @@ import errno
 import json
 import os
 import random
+import re
 import selectors
 import signal
 import socket
 import struct
+import subprocess
 import sys
 import time
 import zlib
@@ -45,6 +47,12 @@ TCP_CONGESTION = getattr(socket, "TCP_CONGESTION", 13)
 REPLY = struct.Struct("!QI")
 BLOCK = 1 << 20
 CHUNK = 64 * 1024
+
+
+def rto_backoff(ss):
+    """True if ss shows the retransmission timer armed with a backoff."""
+    m = re.search(r"timer:\(on,[^)]*\).* backoff:(\d+)", ss)
+    return bool(m and int(m.group(1)) > 0)
 
 
 def set_cc(sock, cc):
@@ -135,7 +143,7 @@ def server(args):
 
 class ClientConn:
     __slots__ = ("sock", "size", "sent", "crc", "reply", "cc", "start", "long",
-                 "connected", "switches", "err")
+                 "connected", "switches", "err", "progress")
 
     def __init__(self, sock, size, cc, long):
         self.sock = sock
@@ -145,6 +153,7 @@ class ClientConn:
         self.reply = b""
         self.cc = cc
         self.start = time.monotonic()
+        self.progress = self.start	# last byte sent or received
         self.long = long
         self.connected = False
         self.switches = 0
@@ -163,7 +172,8 @@ class Client:
         self.res = {"ok": 0, "failed": 0, "corrupt": 0, "aborts": {},
                     "bytes": 0, "switches": 0,
                     "switch_errors": 0, "cc_mismatch": 0, "connect_errors": 0,
-                    "errors": [], "flows": [], "max_live": 0}
+                    "errors": [], "flows": [], "max_live": 0, "stalls": [],
+                    "waited_for_backoff": 0}
         self.ccs = args.ccs.split(",")
         self.switch_ccs = args.switch_ccs.split(",") if args.switch_ccs else []
         self.family = socket.AF_INET6 if ":" in args.dst else socket.AF_INET
@@ -267,6 +277,7 @@ class Client:
                 return
             c.crc = zlib.crc32(self.view[off:off + sent], c.crc)
             c.sent += sent
+            c.progress = time.monotonic()
             # one chunk per turn, so that no connection starves the
             # others; a long stream over its rate waits for resume()
             if c.long and c.sent > self.a.long_rate * (time.monotonic() - c.start):
@@ -287,6 +298,7 @@ class Client:
             self.fail(c, "closed before the receiver's count")
             return
         c.reply += data
+        c.progress = time.monotonic()
         if len(c.reply) < REPLY.size:
             return
         count, crc = REPLY.unpack(c.reply)
@@ -309,6 +321,35 @@ class Client:
             else:
                 still.append(c)
         self.paused = still
+
+    @staticmethod
+    def tcp_state(c):
+        """ss's one-line view of the connection (timers, backoff, pacing)."""
+        try:
+            port = c.sock.getsockname()[1]
+            out = subprocess.run(["ss", "-tinoem", "state", "all",
+                                  "sport", "= :%d" % port],
+                                 capture_output=True, text=True, timeout=10).stdout
+        except (OSError, subprocess.SubprocessError) as e:
+            return "ss: %s" % e
+        return " ".join(out.split())
+
+    def record_stall(self, c, paused, ss):
+        """What the kernel says of a connection that never finished: the
+        post-mortem a "no result" needs, taken before the socket closes."""
+        if len(self.res["stalls"]) >= 5:
+            return
+        try:
+            port = c.sock.getsockname()[1]
+        except OSError:
+            port = 0
+        self.res["stalls"].append({
+            "port": port, "cc": c.cc, "long": c.long, "sent": c.sent,
+            "size": c.size, "switches": c.switches, "connected": c.connected,
+            "paused": paused, "reply": len(c.reply),
+            "age": round(time.monotonic() - c.start, 1),
+            "idle": round(time.monotonic() - c.progress, 1),
+            "ss": ss})
 
     def switch_some(self, n):
         cands = [c for c in self.live if c.connected and c.sent]
@@ -333,6 +374,7 @@ class Client:
         t0 = time.monotonic()
         deadline = t0 + a.secs
         hard = deadline + a.grace
+        extended = a.backoff_grace <= 0
         next_switch = t0
         if a.flows:
             for i in range(a.flows):
@@ -358,10 +400,23 @@ class Client:
             if not self.live and (passed or a.flows):
                 break
             if now >= hard:
+                backing_off = []
                 for c in list(self.live):
+                    ss = self.tcp_state(c)
+                    if not extended and rto_backoff(ss):
+                        backing_off.append(c)
+                        continue
                     c.err = "no-result"
+                    self.record_stall(c, c in self.paused, ss)
                     self.fail(c, "no result %.0f s after the deadline" % a.grace)
-                break
+                if not backing_off:
+                    break
+                # TCP's retransmission timer backs off to TCP_RTO_MAX
+                # (120 s) when a crowded queue keeps dropping the same
+                # segment: give those connections one more backoff step
+                extended = True
+                hard = now + a.backoff_grace
+                self.res["waited_for_backoff"] = len(backing_off)
             for key, ev in self.sel.select(timeout=0.1):
                 c = key.data
                 if c not in self.live:
@@ -401,6 +456,9 @@ def main():
     c.add_argument("--secs", type=float, default=30)
     c.add_argument("--grace", type=float, default=120,
                    help="after --secs, how long connections may take to finish")
+    c.add_argument("--backoff-grace", type=float, default=0,
+                   help="at the end of --grace, how much longer to wait for "
+                   "connections whose retransmission timer is backing off")
     c.add_argument("--long-frac", type=float, default=0.3)
     c.add_argument("--long-rate", type=float, default=256 * 1024,
                    help="bytes/s each long stream sends at most")
