@@ -71,7 +71,15 @@ struct bbr2 {
 	u32	undo_inflight_hi;	/* inflight_hi when recovery started */
 	u32	loss_round_delivered;	/* tp->delivered ending the loss round */
 	u32	loss_round_lost;	/* tp->lost when the loss round began */
-	u32	bw_probe_up_acks;	/* packets ACKed since inflight_hi grew */
+	union {
+		/* REFILL and UP: packets ACKed since inflight_hi grew */
+		u32	bw_probe_up_acks;
+		/* CRUISE, loss_mode 1: rounds too small to judge alone */
+		struct {
+			u32	tx:24,		/* packets sent in them */
+				lost:8;		/* packets lost in them */
+		} bg_pool;
+	};
 	u32	ack_epoch_stamp_us;	/* us when the ACK-aggregation epoch began */
 	u16	extra_acked[2];		/* max excess ACKed, last 2 windows */
 	u32	ack_epoch_acked:20,	/* packets (S)ACKed in this epoch */

@@ -662,6 +662,8 @@ static bool bbr2_can_use_ecn(const struct sock *sk)
  */
 #define BBR2_STARTUP_QUEUE_RTT_SHIFT	6
 #define BBR2_BG_LOSS_MAX	3
+/* bg_pool.lost is 8 bits wide */
+#define BBR2_BG_POOL_LOST_MAX	((1U << 8) - 1)
 
 static bool bbr2_loss_mode(void)
 {
@@ -688,6 +690,12 @@ static bool bbr2_standing_queue(const struct bbr2 *bbr)
 	return !bbr->low_rtt_in_round;
 }
 
+static void bbr2_empty_bg_pool(struct bbr2 *bbr)
+{
+	bbr->bg_pool.tx = 0;
+	bbr->bg_pool.lost = 0;
+}
+
 /*
  * At the end of a loss round spent cruising without a standing queue, move
  * the background loss level a step towards that round's loss rate, counted
@@ -696,32 +704,52 @@ static bool bbr2_standing_queue(const struct bbr2 *bbr)
  * steps below (one round of a Binomial loss count below its mean must not
  * pull it down).  A round of fewer than 512 / loss_thresh packets (103 at
  * 2 %) cannot resolve a step -- one loss is more than a step -- so it may
- * lower the level but not raise it: a flow with a small share of a shallow
- * buffer sees its competitors' loss that way.  A cruising round that lost
- * packets with a standing queue is congestion, and lowers the level a
- * step; so does the start of every PROBE_BW cycle (bbr2_start_bw_probe_down),
- * so a level learnt once, e.g. from the losses STARTUP left, does not
- * outlive the path that showed it.
+ * lower the level but not raise it alone; such rounds are pooled until
+ * together they resolve a step, then judged as one round, so that a flow
+ * whose whole BDP is under 103 packets (10-20 Mbit/s at 40 ms) learns its
+ * background too.  The price: a flow with a small share of a shallow
+ * buffer (16 flows in a 5 %-BDP buffer) learns some of its competitors'
+ * congestion loss, which comes with no queue it could see, as background
+ * (design.rst has the numbers).  A cruising round that lost packets with a
+ * standing queue is congestion, lowers the level a step and empties the
+ * pool; the start of every PROBE_BW cycle lowers it a step too
+ * (bbr2_start_bw_probe_down), so a level learnt once, e.g. from the
+ * losses STARTUP left, does not outlive the path that showed it.
  */
 static void bbr2_update_bg_loss(struct sock *sk, const struct bbr2_ack *ack)
 {
 	struct bbr2 *bbr = inet_csk_ca(sk);
-	u64 lost = (u64)ack->lost << (BBR_SCALE + 1);
-	u64 half_thresh = (u64)ack->tx_in_flight * bbr2_param(LOSS_THRESH);
+	u32 thresh = bbr2_param(LOSS_THRESH);
+	u64 resolvable = BIT(BBR_SCALE + 1);	/* tx * thresh of one step */
+	u64 tx = ack->tx_in_flight, lost = ack->lost;
+	u64 half_thresh;
 	u32 level = 0;
 
 	if (bbr->mode != BBR2_PROBE_BW ||
-	    bbr->cycle_idx != BBR2_BW_PROBE_CRUISE || !half_thresh)
+	    bbr->cycle_idx != BBR2_BW_PROBE_CRUISE || !tx)
 		return;
 	if (bbr2_standing_queue(bbr)) {
 		/* Loss with a queue: congestion; trust the background less. */
 		if (bbr->loss_in_round && bbr->bg_loss_level)
 			bbr->bg_loss_level--;
+		bbr2_empty_bg_pool(bbr);
 		return;
 	}
+	if (tx * thresh < resolvable) {
+		bbr->bg_pool.tx += tx;
+		bbr->bg_pool.lost = min_t(u64, bbr->bg_pool.lost + lost,
+					  BBR2_BG_POOL_LOST_MAX);
+		if ((u64)bbr->bg_pool.tx * thresh >= resolvable) {
+			tx = bbr->bg_pool.tx;
+			lost = bbr->bg_pool.lost;
+			bbr2_empty_bg_pool(bbr);
+		}
+	}
+	half_thresh = tx * thresh;
+	lost <<= BBR_SCALE + 1;
 	while (level < BBR2_BG_LOSS_MAX && lost >= half_thresh * (level + 1))
 		level++;
-	if (level > bbr->bg_loss_level && half_thresh >= BIT(BBR_SCALE + 1))
+	if (level > bbr->bg_loss_level && half_thresh >= resolvable)
 		bbr->bg_loss_level++;
 	else if (level + 1 < bbr->bg_loss_level)
 		bbr->bg_loss_level--;
@@ -1124,6 +1152,8 @@ static void bbr2_start_bw_probe_down(struct sock *sk)
 
 static void bbr2_start_bw_probe_cruise(struct bbr2 *bbr)
 {
+	if (bbr2_loss_mode())
+		bbr2_empty_bg_pool(bbr);
 	if (bbr->inflight_lo != ~0U)
 		bbr->inflight_lo = min(bbr->inflight_lo, bbr->inflight_hi);
 	bbr2_set_cycle_idx(bbr, BBR2_BW_PROBE_CRUISE);
