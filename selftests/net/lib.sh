@@ -544,6 +544,25 @@ dumbbell_set_loss()
 		delay "${DB_RTT}ms" loss "${1}%" && DB_LOSS=$1
 }
 
+# fq_horizon_drops: packets sch_fq on the sender dropped because TCP had
+# stamped them beyond fq's horizon (10 s): a pacing rate so low that it ran
+# a socket's departure clock that far ahead
+fq_horizon_drops()
+{
+	in_snd tc -s qdisc show dev s0 |
+		awk '{ for (i = 1; i < NF; i++) if ($i == "horizon_drops") s += $(i + 1) } END { print s + 0 }'
+}
+
+# wait_for_line FILE TEXT: wait up to 10 s for TEXT to appear in FILE
+wait_for_line()
+{
+	for _ in $(seq 100); do
+		grep -q "$2" "$1" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 dumbbell_describe()
 {
 	echo "dumbbell ${DB_RATE}Mbit/s rtt ${DB_RTT}ms loss ${DB_LOSS}% buffer ${DB_BUF_BDP}BDP=${DB_BUF_BYTES}B${DB_AQM:+ aqm $DB_AQM}"

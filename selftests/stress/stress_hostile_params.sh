@@ -36,10 +36,8 @@ on_exit "bbr2_param_set version 3"
 scenario_dumbbell 20 10 3 0.3
 in_rcv python3 "$LOAD" server --port $PORT </dev/null >"$TEST_OUT/server.log" 2>&1 &
 bg_track $!
-for _ in $(seq 100); do
-	grep -q listening "$TEST_OUT/server.log" 2>/dev/null && break
-	sleep 0.1
-done
+wait_for_line "$TEST_OUT/server.log" listening ||
+	ktap_info "server did not start: $(cat "$TEST_OUT/server.log")"
 
 hostile_ok=1
 bbr2_param_set beta 255 && bbr2_param_set pacing_gain 257,1,1,1 &&
@@ -89,7 +87,7 @@ for _ in $(seq 10); do
 done
 wait $client
 
-horizon=$(in_snd tc -s qdisc show dev s0 | awk '{ for (i = 1; i < NF; i++) if ($i == "horizon_drops") s += $(i + 1) } END { print s + 0 }')
+horizon=$(fq_horizon_drops)
 read -r ok failed secs < <(python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))

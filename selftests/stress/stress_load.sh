@@ -94,14 +94,7 @@ for ns in "$NS_LO" "$NS_SND" "$NS_RCV"; do
 done
 
 # wait_listening LOG: stressload.py's server says "listening" when it is
-wait_listening()
-{
-	for _ in $(seq 100); do
-		grep -q listening "$1" 2>/dev/null && return 0
-		sleep 0.1
-	done
-	return 1
-}
+wait_listening() { wait_for_line "$1" listening; }
 
 for ns in "$NS_LO" "$NS_RCV"; do
 	ip netns exec "$ns" python3 "$LOAD" server --port $PORT </dev/null \
@@ -178,7 +171,7 @@ done
 ktap_info "input backlog drops during the load: $(( $(softnet_drops) - base_softnet )) (netdev_max_backlog 30000)"
 # A pacing rate that ran a socket's departure clock more than 10 s ahead
 # shows here first: sch_fq drops what is stamped beyond its horizon.
-horizon=$(in_snd tc -s qdisc show dev s0 | awk '{ for (i = 1; i < NF; i++) if ($i == "horizon_drops") s += $(i + 1) } END { print s + 0 }')
+horizon=$(fq_horizon_drops)
 ktap_result "db: sch_fq dropped nothing beyond its horizon ($horizon)" test "$horizon" -eq 0
 
 # ---- every transfer verified
