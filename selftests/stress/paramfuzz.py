@@ -90,13 +90,27 @@ def valid_value(name, rng, r):
     return str(r.choice((lo, hi, r.randint(lo, hi))))
 
 
+# Bytes that a number, or a list of them, can be made of (kstrtouint()
+# takes "+", "0x" and one trailing newline; pacing_gain splits on ",").
+NUMBER_BYTES = frozenset(b"0123456789abcdefABCDEFxX+,\n")
+
+
+def random_junk(r):
+    """1-63 random bytes that cannot parse as a number: b"1" is as random
+    as any other byte string, and a valid write (CI saw one accepted)."""
+    while True:
+        data = bytes(r.randrange(1, 256) for _ in range(r.randrange(1, 64)))
+        if not NUMBER_BYTES.issuperset(data):
+            return data
+
+
 def invalid_value(name, rng, r):
     lo, hi = rng.get(name, (GAIN_MIN, GAIN_MAX))
     if name == "version":
         lo, hi = 2, 3
     k = r.randrange(12)
     if k == 0:
-        return bytes(r.randrange(1, 256) for _ in range(r.randrange(1, 64)))
+        return random_junk(r)
     if k == 1:
         return "\n"
     if k == 2:
