@@ -13,8 +13,8 @@
 # and transfers stayed silent a minute after the defaults were back: the
 # stress suite's "no result" stall.
 #
-# Passes if sch_fq dropped nothing beyond its horizon, no sampled bbr2
-# socket paced below one segment per 100 ms, and every transfer finished
+# Passes if sch_fq dropped nothing beyond its horizon, no bbr2 socket
+# (sampled by tcpsample.py) paced below one segment per 100 ms, and every transfer finished
 # within GRACE_S of the defaults coming back.
 source "$(dirname "$0")/../net/lib.sh"
 
@@ -25,7 +25,7 @@ FLOWS=40
 PORT=5001
 
 require_root
-require_cmds ip tc ss python3
+require_cmds ip tc python3
 ktap_header
 cc_available "$BBR2_CC" || ktap_skip_all "$(cc_skip_reason "$BBR2_CC")"
 [ "$BBR2_CC" = bbr2 ] || ktap_skip_all "module parameters only ($BBR2_CC)"
@@ -53,40 +53,21 @@ in_snd python3 "$LOAD" client --dst "$RCV_IP" --port $PORT --flows $FLOWS \
 client=$!
 bg_track $client
 
-# The slowest any bbr2 socket paced, once a second, in segments per second
-# (its pacing rate over its own MSS): 10 is one segment per 100 ms.
-slowest=""
-sample_pacing()
-{
-	local r
-
-	r=$(in_snd ss -tin 2>/dev/null | awk '
-		/ bbr2 / {
-			rate = 0; mss = 0
-			for (i = 1; i < NF; i++) if ($i == "pacing_rate") {
-				v = $(i + 1); m = 1
-				if (v ~ /Kbps$/) m = 1e3; else if (v ~ /Mbps$/) m = 1e6; else if (v ~ /Gbps$/) m = 1e9
-				sub(/[KMG]?bps$/, "", v); rate = v * m / 8
-			}
-			for (i = 1; i <= NF; i++) if ($i ~ /^mss:/) mss = substr($i, 5)
-			if (rate && mss && (min == "" || rate / mss < min)) min = rate / mss
-		}
-		END { if (min != "") printf "%.2f\n", min }')
-	[ -n "$r" ] && { [ -z "$slowest" ] || fcmp "$r < $slowest"; } && slowest=$r
-}
-for _ in $(seq "$HOSTILE_S"); do
-	sleep 1
-	sample_pacing
-done
+# every bbr2 socket's pacing rate, twice a second, for the whole run
+tcp_sampler_start "$TEST_OUT/tcp.samples" 0.5
+sleep "$HOSTILE_S"
 bbr2_param_set version 3
 dumbbell_set_loss 0
-ktap_info "defaults back after ${HOSTILE_S}s, loss 0; slowest pacing while hostile: ${slowest:-none} segments/s"
-for _ in $(seq 10); do
-	sleep 1
-	sample_pacing
-done
+ktap_info "defaults back after ${HOSTILE_S}s, loss 0"
 wait $client
+tcp_sampler_stop
 
+# The slowest pacing of any bbr2 socket, in segments of 1448 bytes (the
+# dumbbell's MSS) per second; tcpsample prints Mbit/s to 1 kbit/s, so the
+# floor of 10 (115.84 kbit/s) may read as 0.115.
+slowest=$(awk '/ cc=bbr2 / { for (i = 1; i <= NF; i++) if ($i ~ /^pacing_rate=/) {
+		v = substr($i, 13) * 1e6 / 8 / 1448; if (min == "" || v < min) min = v } }
+	END { if (min != "") printf "%.2f\n", min }' "$TEST_OUT/tcp.samples")
 horizon=$(fq_horizon_drops)
 read -r ok failed secs < <(python3 -c '
 import json, sys
