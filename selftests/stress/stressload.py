@@ -55,6 +55,14 @@ def rto_backoff(ss):
     return bool(m and int(m.group(1)) > 0)
 
 
+def local_port(c):
+    """The connection's local port; 0 once its socket is gone."""
+    try:
+        return c.sock.getsockname()[1]
+    except OSError:
+        return 0
+
+
 def set_cc(sock, cc):
     sock.setsockopt(socket.IPPROTO_TCP, TCP_CONGESTION, cc.encode())
 
@@ -185,11 +193,8 @@ class Client:
         else:
             self.res["corrupt"] += 1
         if len(self.res["errors"]) < 20:
-            try:
-                port = c.sock.getsockname()[1]
-            except OSError:
-                port = 0
-            self.res["errors"].append("%s (cc %s, sent %d, port %d)" % (why, c.cc, c.sent, port))
+            self.res["errors"].append("%s (cc %s, sent %d, port %d)" %
+                                      (why, c.cc, c.sent, local_port(c)))
         self.close(c, False)
 
     def close(self, c, ok):
@@ -326,9 +331,8 @@ class Client:
     def tcp_state(c):
         """ss's one-line view of the connection (timers, backoff, pacing)."""
         try:
-            port = c.sock.getsockname()[1]
             out = subprocess.run(["ss", "-tinoem", "state", "all",
-                                  "sport", "= :%d" % port],
+                                  "sport", "= :%d" % local_port(c)],
                                  capture_output=True, text=True, timeout=10).stdout
         except (OSError, subprocess.SubprocessError) as e:
             return "ss: %s" % e
@@ -339,12 +343,8 @@ class Client:
         post-mortem a "no result" needs, taken before the socket closes."""
         if len(self.res["stalls"]) >= 5:
             return
-        try:
-            port = c.sock.getsockname()[1]
-        except OSError:
-            port = 0
         self.res["stalls"].append({
-            "port": port, "cc": c.cc, "long": c.long, "sent": c.sent,
+            "port": local_port(c), "cc": c.cc, "long": c.long, "sent": c.sent,
             "size": c.size, "switches": c.switches, "connected": c.connected,
             "paused": paused, "reply": len(c.reply),
             "age": round(time.monotonic() - c.start, 1),
