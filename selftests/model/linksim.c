@@ -2107,7 +2107,14 @@ static void rcv_ack(struct linksim *sim, struct lflow *f, const struct ack_msg *
 	lost = tp->lost - prior_lost;
 	rs.is_ack_delayed = 0;
 	rate_gen(f, delivered, lost, &rs);
-	tcp_cong_control(f, seq_of(sim, a->cum), delivered, flag, &rs);
+	/*
+	 * tcp_ack() takes an ACK that finds nothing in flight to its
+	 * no_queue exit: the CC never sees it.  Its rate sample is empty
+	 * (rtt_us 0, never set above), and bbr2 took that 0 for min_rtt.
+	 */
+	if (prior_packets)
+		tcp_cong_control(f, seq_of(sim, a->cum), delivered, flag,
+				 &rs);
 	ack_hook(sim, f, &rs);
 	flow_xmit(sim, f);
 }
