@@ -1617,6 +1617,32 @@ static u32 bbr2_probe_rtt_win_jiffies(void)
 }
 
 /*
+ * Has min_rtt outlived its window?  loss_mode 1 shortens the window to one
+ * and a half PROBE_RTT intervals (7.5 s) when the last PROBE_RTT measured
+ * more than a quarter above min_rtt: a queue that a PROBE_RTT could not
+ * drain, of a size that only a loss-based competitor keeps (BBR flows
+ * drain theirs together in PROBE_RTT, and a shallow buffer's holds a few
+ * ms).  That queue is part of the path's RTT for as long as the
+ * competitor runs; v3's 10 s keep the empty path's min_rtt over two
+ * PROBE_RTTs, and with it a cwnd cap (cwnd_gain x bw x min_rtt) that
+ * CUBIC's queue makes bind: a flow against CUBIC in a 2-BDP buffer held
+ * 0.36-0.45 of the link over 20 s (design.rst, "The min_rtt window").
+ * The half interval lets the window end after the next PROBE_RTT has
+ * measured, not at its start, when the only sample is one taken over the
+ * queue.
+ */
+static bool bbr2_min_rtt_expired(const struct bbr2 *bbr)
+{
+	u64 min_rtt = bbr->min_rtt_us;
+	u32 win = bbr2_param(MIN_RTT_WIN_SEC) * HZ;
+
+	if (bbr2_loss_mode() &&
+	    bbr->probe_rtt_min_us > min_rtt + (min_rtt >> 2))
+		win = min(win, bbr2_probe_rtt_win_jiffies() * 3 / 2);
+	return after(tcp_jiffies32, bbr->min_rtt_stamp + win);
+}
+
+/*
  * Two min filters: min_rtt over min_rtt_win_sec (10 s), used for the BDP,
  * and probe_rtt_min over probe_rtt_win_ms (5 s), whose expiry schedules
  * PROBE_RTT.  In PROBE_RTT, cwnd is held at probe_rtt_cwnd for
@@ -1642,8 +1668,7 @@ static void bbr2_update_min_rtt(struct sock *sk, const struct rate_sample *rs)
 		bbr->probe_rtt_min_us = min_t(u64, rs->rtt_us, U32_MAX - 1);
 		bbr->probe_rtt_min_stamp = tcp_jiffies32;
 	}
-	min_rtt_expired = after(tcp_jiffies32, bbr->min_rtt_stamp +
-				bbr2_param(MIN_RTT_WIN_SEC) * HZ);
+	min_rtt_expired = bbr2_min_rtt_expired(bbr);
 	if (bbr->probe_rtt_min_us <= bbr->min_rtt_us || min_rtt_expired) {
 		bbr->min_rtt_us = bbr->probe_rtt_min_us;
 		bbr->min_rtt_stamp = bbr->probe_rtt_min_stamp;
