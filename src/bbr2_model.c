@@ -1631,36 +1631,37 @@ static u32 bbr2_probe_rtt_win_jiffies(void)
  * measured, not at its start, when the only sample is one taken over the
  * queue.
  */
-static bool bbr2_min_rtt_expired(const struct bbr2 *bbr)
+static bool bbr2_min_rtt_expired(const struct bbr2 *bbr, u32 probe_rtt_win)
 {
 	u64 min_rtt = bbr->min_rtt_us;
 	u32 win = bbr2_param(MIN_RTT_WIN_SEC) * HZ;
 
 	if (bbr2_loss_mode() &&
 	    bbr->probe_rtt_min_us > min_rtt + (min_rtt >> 2))
-		win = min(win, bbr2_probe_rtt_win_jiffies() * 3 / 2);
+		win = min(win, probe_rtt_win * 3 / 2);
 	return after(tcp_jiffies32, bbr->min_rtt_stamp + win);
 }
 
 /*
- * Two min filters: min_rtt over min_rtt_win_sec (10 s), used for the BDP,
- * and probe_rtt_min over probe_rtt_win_ms (5 s), whose expiry schedules
- * PROBE_RTT.  In PROBE_RTT, cwnd is held at probe_rtt_cwnd for
- * probe_rtt_mode_ms and at least one round, so that the queue drains and
- * every flow sharing it sees the true propagation delay.  Flows that are
- * idle or app-limited now and then refresh min_rtt for free and never
- * pay for PROBE_RTT.
+ * Two min filters: min_rtt over min_rtt_win_sec (10 s; loss_mode 1 may
+ * shorten it, bbr2_min_rtt_expired()), used for the BDP, and probe_rtt_min
+ * over probe_rtt_win_ms (5 s), whose expiry schedules PROBE_RTT.  In
+ * PROBE_RTT, cwnd is held at probe_rtt_cwnd for probe_rtt_mode_ms and at
+ * least one round, so that the queue drains and every flow sharing it sees
+ * the true propagation delay.  Flows that are idle or app-limited now and
+ * then refresh min_rtt for free and never pay for PROBE_RTT.
  */
 static void bbr2_update_min_rtt(struct sock *sk, const struct rate_sample *rs)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct bbr2 *bbr = inet_csk_ca(sk);
 	u32 probe_rtt_mode_ms = bbr2_param(PROBE_RTT_MODE_MS);
+	u32 probe_rtt_win = bbr2_probe_rtt_win_jiffies();
 	bool probe_rtt_expired, min_rtt_expired;
 	u32 done;
 
 	probe_rtt_expired = after(tcp_jiffies32, bbr->probe_rtt_min_stamp +
-					bbr2_probe_rtt_win_jiffies());
+					probe_rtt_win);
 	if (rs->rtt_us >= 0 &&
 	    (rs->rtt_us < bbr->probe_rtt_min_us ||
 	     (probe_rtt_expired && !rs->is_ack_delayed))) {
@@ -1668,7 +1669,7 @@ static void bbr2_update_min_rtt(struct sock *sk, const struct rate_sample *rs)
 		bbr->probe_rtt_min_us = min_t(u64, rs->rtt_us, U32_MAX - 1);
 		bbr->probe_rtt_min_stamp = tcp_jiffies32;
 	}
-	min_rtt_expired = bbr2_min_rtt_expired(bbr);
+	min_rtt_expired = bbr2_min_rtt_expired(bbr, probe_rtt_win);
 	if (bbr->probe_rtt_min_us <= bbr->min_rtt_us || min_rtt_expired) {
 		bbr->min_rtt_us = bbr->probe_rtt_min_us;
 		bbr->min_rtt_stamp = bbr->probe_rtt_min_stamp;
