@@ -74,11 +74,18 @@ struct bbr2 {
 	union {
 		/* REFILL and UP: packets ACKed since inflight_hi grew */
 		u32	bw_probe_up_acks;
-		/* CRUISE, loss_mode 1: rounds too small to judge alone */
+		/* DOWN and CRUISE, loss_mode 1 */
 		struct {
-			u32	tx:24,		/* packets sent in them */
-				lost:8;		/* packets lost in them */
-		} bg_pool;
+			/* rounds too small to judge their loss alone */
+			u32	pool_tx:19,	/* packets sent in them */
+				pool_lost:8,	/* packets lost in them */
+			/* an RTT sample of this round saw the queue empty */
+				empty_in_round:1;
+			/* rounds since the last probe or reset that saw the
+			 * queue empty, less those that did not: -8..7
+			 */
+			s32	empty_votes:4;
+		} cruise;
 	};
 	u32	ack_epoch_stamp_us;	/* us when the ACK-aggregation epoch began */
 	u16	extra_acked[2];		/* max excess ACKed, last 2 windows */
