@@ -76,13 +76,17 @@ struct bbr2 {
 		u32	bw_probe_up_acks;
 		/* DOWN and CRUISE, loss_mode 1 */
 		struct {
-			/* rounds too small to judge their loss alone */
+			/* rounds too small to judge their loss alone (the
+			 * pool is judged at 512 / loss_thresh packets, so it
+			 * never holds 1024)
+			 */
 			u32	pool_tx:19,	/* packets sent in them */
 				pool_lost:8,	/* packets lost in them */
 			/* an RTT sample of this round saw the queue empty */
 				empty_in_round:1;
-			/* rounds since the last probe or reset that saw the
-			 * queue empty, less those that did not: -8..7
+			/* rounds since DOWN began or the Reno timer last
+			 * fired that saw the queue empty, less those that did
+			 * not: -8..7
 			 */
 			s32	empty_votes:4;
 		} cruise;

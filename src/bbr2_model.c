@@ -58,7 +58,9 @@
  * so that random loss does not cut the bounds (see bbr2_note_low_rtt()),
  * leaves STARTUP on a lossy round with a queue, however few ACKs reported
  * the loss (bbr2_check_queue_loss_in_startup()), and probes on the
- * Reno-coexistence timer only where a queue is (bbr2_queue_lets_reno_in()).
+ * Reno-coexistence timer only where a queue is (bbr2_queue_lets_reno_in());
+ * elsewhere that timer undoes the loss cuts, where the queue emptied
+ * (bbr2_lower_bounds_cut_too_deep()).
  *
  * What a stock kernel does not give us, and what we do instead
  * (Documentation/design.rst has the full account and the costs):
@@ -714,7 +716,11 @@ static void bbr2_note_low_rtt(struct sock *sk, const struct rate_sample *rs)
 		bbr->low_rtt_in_round = 1;
 }
 
-/* At the end of a loss round in DOWN or CRUISE: did the queue empty? */
+/*
+ * At the end of a loss round in DOWN or CRUISE: did the queue empty?
+ * DOWN's rounds carry the queue our probe left and mostly vote "queued";
+ * the margin of BBR2_EMPTY_VOTES_TO_UNDO absorbs them.
+ */
 static void bbr2_count_empty_queue_round(struct bbr2 *bbr)
 {
 	s32 votes = bbr->cruise.empty_votes;
