@@ -657,12 +657,16 @@ static bool bbr2_can_use_ecn(const struct sock *sk)
  */
 #define BBR2_QUEUE_RTT_SHIFT	4
 /*
- * In STARTUP the question is only whether the buffer overflowed, and a
- * shallow buffer shared by many flows is full at a queue of a millisecond
- * or two: there a queue is min_rtt/64 (16 flows in a 5 %-BDP buffer
- * retransmitted more than v3 mode in the VM with min_rtt/16 here).
+ * A shallow buffer shared by many flows is full at a queue of a
+ * millisecond or two: min_rtt/64 tells its queue from none.  In STARTUP
+ * the question is only whether the buffer overflowed, so there a queue is
+ * min_rtt/64 (16 flows in a 5 %-BDP buffer retransmitted more than v3 mode
+ * in the VM with min_rtt/16); and it is what counts as an empty queue for
+ * the question bbr2_lower_bounds_cut_too_deep() asks on the Reno timer,
+ * where the standing-queue test cannot see that queue, and it seldom
+ * empties.
  */
-#define BBR2_STARTUP_QUEUE_RTT_SHIFT	6
+#define BBR2_SHALLOW_QUEUE_RTT_SHIFT	6
 #define BBR2_BG_LOSS_MAX	3
 /* cruise.pool_lost is 8 bits wide, cruise.empty_votes a signed 4 */
 #define BBR2_BG_POOL_LOST_MAX	((1U << 8) - 1)
@@ -683,14 +687,6 @@ static bool bbr2_loss_mode(void)
 	return bbr2_param(LOSS_MODE) != 0;
 }
 
-/*
- * An empty queue, for the question bbr2_lower_bounds_cut_too_deep() asks
- * on the Reno timer, is an RTT sample within min_rtt/64 of min_rtt: the
- * queue of a shallow buffer shared by many flows, which the standing-queue
- * test cannot see, is a millisecond or two, and it seldom empties.
- */
-#define BBR2_EMPTY_QUEUE_RTT_SHIFT	6
-
 static bool bbr2_is_cruising_or_draining(const struct bbr2 *bbr)
 {
 	return bbr->mode == BBR2_PROBE_BW &&
@@ -704,12 +700,12 @@ static void bbr2_note_low_rtt(struct sock *sk, const struct rate_sample *rs)
 	struct bbr2 *bbr = inet_csk_ca(sk);
 	u64 min_rtt = bbr->min_rtt_us;
 	u32 shift = bbr2_full_bw_reached(bbr) ? BBR2_QUEUE_RTT_SHIFT :
-						BBR2_STARTUP_QUEUE_RTT_SHIFT;
+						BBR2_SHALLOW_QUEUE_RTT_SHIFT;
 
 	if (rs->rtt_us < 0)
 		return;
 	if (!bbr->cruise.empty_in_round && bbr2_is_cruising_or_draining(bbr) &&
-	    (u64)rs->rtt_us <= min_rtt + (min_rtt >> BBR2_EMPTY_QUEUE_RTT_SHIFT))
+	    (u64)rs->rtt_us <= min_rtt + (min_rtt >> BBR2_SHALLOW_QUEUE_RTT_SHIFT))
 		bbr->cruise.empty_in_round = 1;
 	if (!bbr->low_rtt_in_round &&
 	    (u64)rs->rtt_us <= min_rtt + (min_rtt >> shift))
