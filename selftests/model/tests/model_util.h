@@ -33,6 +33,25 @@ static inline double link_payload_Bps(const struct linksim_cfg *cfg)
 	return (double)cfg->rate_bps / 8.0 * cfg->mss / (cfg->mss + cfg->hdr_bytes);
 }
 
+/*
+ * The VM benchmark's dumbbell (selftests/net/lib.sh): rate_bps x rtt_us, fq
+ * at the sender, a drop-tail buffer of buf_bdp BDPs counted in bytes with
+ * 66 header bytes per packet, as the tbf counts it.
+ */
+static inline void linksim_cfg_dumbbell(struct linksim_cfg *cfg, u64 rate_bps,
+					u32 rtt_us, double buf_bdp, u64 seed)
+{
+	linksim_cfg_default(cfg);
+	cfg->rate_bps = rate_bps;
+	cfg->rtt_us = rtt_us;
+	cfg->hdr_bytes = 66;
+	cfg->queue_pkts = 0;
+	cfg->queue_bytes = (u64)(linksim_bdp_pkts(cfg) * buf_bdp) *
+			   (cfg->mss + cfg->hdr_bytes);
+	cfg->fq = true;
+	cfg->seed = seed;
+}
+
 /* Jain's fairness index of n throughputs. */
 static inline double jain_index(const double *x, int n)
 {

@@ -75,17 +75,9 @@ static struct result run(const char *loss_mode, u64 rate_bps, u32 rtt_us,
 
 	if (bbr2_set_param("loss_mode", loss_mode))
 		tap_diag("cannot set loss_mode=%s", loss_mode);
-	linksim_cfg_default(&cfg);
+	linksim_cfg_dumbbell(&cfg, rate_bps, rtt_us, buf_bdp, seed);
 	linksim_cfg_testbed(&cfg);
-	cfg.rate_bps = rate_bps;
-	cfg.rtt_us = rtt_us;
-	cfg.hdr_bytes = 66;
-	cfg.queue_pkts = 0;
-	cfg.queue_bytes = (u64)(linksim_bdp_pkts(&cfg) * buf_bdp) *
-			  (cfg.mss + cfg.hdr_bytes);
 	cfg.loss_ppm = loss_ppm;
-	cfg.fq = true;
-	cfg.seed = seed;
 	cfg.nflows = nflows;
 	for (i = 0; i < nflows; i++)
 		cfg.flow[i].cc = "bbr2";

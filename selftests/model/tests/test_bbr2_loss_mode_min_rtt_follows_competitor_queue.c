@@ -43,15 +43,7 @@ static void on_tick(struct linksim *sim, void *arg)
 
 static void path(struct linksim_cfg *cfg, u64 seed, double buf_bdp)
 {
-	linksim_cfg_default(cfg);
-	cfg->rate_bps = RATE_BPS;
-	cfg->rtt_us = RTT_US;
-	cfg->hdr_bytes = 66;
-	cfg->queue_pkts = 0;
-	cfg->queue_bytes = (u64)(linksim_bdp_pkts(cfg) * buf_bdp) *
-			   (cfg->mss + cfg->hdr_bytes);
-	cfg->fq = true;
-	cfg->seed = seed;
+	linksim_cfg_dumbbell(cfg, RATE_BPS, RTT_US, buf_bdp, seed);
 }
 
 /*
