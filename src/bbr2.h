@@ -81,14 +81,7 @@ struct bbr2 {
 			 * never holds 1024)
 			 */
 			u32	pool_tx:19,	/* packets sent in them */
-				pool_lost:8,	/* packets lost in them */
-			/* an RTT sample of this round saw the queue empty */
-				empty_in_round:1;
-			/* rounds since DOWN began or the Reno timer last
-			 * fired that saw the queue empty, less those that did
-			 * not: -8..7
-			 */
-			s32	empty_votes:4;
+				pool_lost:8;	/* packets lost in them */
 		} cruise;
 	};
 	u32	ack_epoch_stamp_us;	/* us when the ACK-aggregation epoch began */

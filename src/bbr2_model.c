@@ -59,8 +59,8 @@
  * leaves STARTUP on a lossy round with a queue, however few ACKs reported
  * the loss (bbr2_check_queue_loss_in_startup()), and probes on the
  * Reno-coexistence timer only where a queue is (bbr2_queue_lets_reno_in());
- * elsewhere that timer undoes the loss cuts, where the queue emptied
- * (bbr2_lower_bounds_cut_too_deep()).
+ * elsewhere that timer undoes the loss cuts.  It cruises a few packets
+ * further below inflight_hi than v3 (bbr2_inflight_with_headroom()).
  *
  * What a stock kernel does not give us, and what we do instead
  * (Documentation/design.rst has the full account and the costs):
@@ -657,41 +657,19 @@ static bool bbr2_can_use_ecn(const struct sock *sk)
  */
 #define BBR2_QUEUE_RTT_SHIFT	4
 /*
- * A shallow buffer shared by many flows is full at a queue of a
- * millisecond or two: min_rtt/64 tells its queue from none.  In STARTUP
- * the question is only whether the buffer overflowed, so there a queue is
- * min_rtt/64 (16 flows in a 5 %-BDP buffer retransmitted more than v3 mode
- * in the VM with min_rtt/16); and it is what counts as an empty queue for
- * the question bbr2_lower_bounds_cut_too_deep() asks on the Reno timer,
- * where the standing-queue test cannot see that queue, and it seldom
- * empties.
+ * In STARTUP the question is only whether the buffer overflowed, and a
+ * shallow buffer shared by many flows is full at a queue of a millisecond
+ * or two: there a queue is min_rtt/64 (16 flows in a 5 %-BDP buffer
+ * retransmitted more than v3 mode in the VM with min_rtt/16).
  */
 #define BBR2_SHALLOW_QUEUE_RTT_SHIFT	6
 #define BBR2_BG_LOSS_MAX	3
-/* cruise.pool_lost is 8 bits wide, cruise.empty_votes a signed 4 */
+/* cruise.pool_lost is 8 bits wide */
 #define BBR2_BG_POOL_LOST_MAX	((1U << 8) - 1)
-#define BBR2_EMPTY_VOTES_MAX	7
-#define BBR2_EMPTY_VOTES_MIN	(-8)
-/*
- * The cuts are undone unless the queued rounds outnumber the empty ones
- * by more than two.  A small flow's round carries a handful of RTT
- * samples, and a late timer that bunches them (the emulator's, an
- * interrupt's) puts a queue under all of them: at 10 Mbit/s x 10 ms
- * with 3 % random loss a strict majority kept 0.93 x v3 mode's goodput
- * in the simulator, this margin 1.05 x (design.rst).
- */
-#define BBR2_EMPTY_VOTES_TO_UNDO	(-2)
 
 static bool bbr2_loss_mode(void)
 {
 	return bbr2_param(LOSS_MODE) != 0;
-}
-
-static bool bbr2_is_cruising_or_draining(const struct bbr2 *bbr)
-{
-	return bbr->mode == BBR2_PROBE_BW &&
-	       (bbr->cycle_idx == BBR2_BW_PROBE_CRUISE ||
-		bbr->cycle_idx == BBR2_BW_PROBE_DOWN);
 }
 
 /* Note an RTT sample that saw (next to) no queue. */
@@ -702,51 +680,10 @@ static void bbr2_note_low_rtt(struct sock *sk, const struct rate_sample *rs)
 	u32 shift = bbr2_full_bw_reached(bbr) ? BBR2_QUEUE_RTT_SHIFT :
 						BBR2_SHALLOW_QUEUE_RTT_SHIFT;
 
-	if (rs->rtt_us < 0)
+	if (bbr->low_rtt_in_round || rs->rtt_us < 0)
 		return;
-	if (!bbr->cruise.empty_in_round && bbr2_is_cruising_or_draining(bbr) &&
-	    (u64)rs->rtt_us <= min_rtt + (min_rtt >> BBR2_SHALLOW_QUEUE_RTT_SHIFT))
-		bbr->cruise.empty_in_round = 1;
-	if (!bbr->low_rtt_in_round &&
-	    (u64)rs->rtt_us <= min_rtt + (min_rtt >> shift))
+	if ((u64)rs->rtt_us <= min_rtt + (min_rtt >> shift))
 		bbr->low_rtt_in_round = 1;
-}
-
-/*
- * At the end of a loss round in DOWN or CRUISE: did the queue empty?
- * DOWN's rounds carry the queue our probe left and mostly vote "queued";
- * the margin of BBR2_EMPTY_VOTES_TO_UNDO absorbs them.
- */
-static void bbr2_count_empty_queue_round(struct bbr2 *bbr)
-{
-	s32 votes = bbr->cruise.empty_votes;
-
-	if (!bbr2_is_cruising_or_draining(bbr))
-		return;
-	if (bbr->cruise.empty_in_round)
-		votes = min(votes + 1, BBR2_EMPTY_VOTES_MAX);
-	else
-		votes = max(votes - 1, BBR2_EMPTY_VOTES_MIN);
-	bbr->cruise.empty_votes = votes;
-	bbr->cruise.empty_in_round = 0;
-}
-
-/*
- * loss_mode 1, the Reno timer, no queue to compete for: were the cuts
- * since the last probe deeper than the path asked for?  At a small share
- * of a path (a BDP of ten packets), one random loss in a round is more
- * than loss_thresh, and such cuts ratchet bw_lo down round after round;
- * undoing them on the Reno timer keeps the flow near the path's rate.
- * But sixteen flows in a shallow buffer look the same, round by round,
- * and there undoing the cuts overfills the buffer every Reno interval.
- * The queue tells them apart: a flow cut too deep leaves the queue empty
- * in most rounds; flows that together overfill a shallow buffer keep a
- * millisecond or two of queue in most rounds, too little for the
- * standing-queue test but rarely none at all.
- */
-static bool bbr2_lower_bounds_cut_too_deep(const struct bbr2 *bbr)
-{
-	return bbr->cruise.empty_votes >= BBR2_EMPTY_VOTES_TO_UNDO;
 }
 
 /* Did the loss round keep a queue throughout? */
@@ -881,6 +818,22 @@ static bool bbr2_is_inflight_too_high(const struct sock *sk,
 	return false;
 }
 
+/*
+ * loss_mode 1 cruises this many packets further below inflight_hi.  A
+ * flow's inflight_hi is where its own probe met loss, and the ACKs that
+ * report the loss come a round after the growth that caused it: at a
+ * small inflight, PROBE_UP's first two steps (1 + 2 packets) above what
+ * the buffer held.  v3 learns inflight_hi afresh in a probe every Reno
+ * interval; loss_mode 1, where no Reno flow keeps a queue
+ * (bbr2_queue_lets_reno_in()), cruises through the whole probe wait, and
+ * its Reno timer lifts the loss cuts back to the cruising cap.
+ * Sixteen flows in a 5 %-BDP buffer, each cruising a packet or two above
+ * its share of what the buffer holds, overflowed it every Reno interval
+ * (design.rst, "Cruising headroom").  To a flow of hundreds of packets,
+ * three are nothing.
+ */
+#define BBR2_CRUISE_OVERSHOOT_PKTS	3
+
 /* inflight_hi less the headroom we leave for other flows when cruising. */
 static u32 bbr2_inflight_with_headroom(const struct sock *sk)
 {
@@ -893,6 +846,8 @@ static u32 bbr2_inflight_with_headroom(const struct sock *sk)
 	headroom = ((u64)bbr->inflight_hi * bbr2_param(INFLIGHT_HEADROOM)) >>
 		   BBR_SCALE;
 	headroom = max(headroom, 1U);
+	if (bbr2_loss_mode())
+		headroom += BBR2_CRUISE_OVERSHOOT_PKTS;
 	if (headroom >= bbr->inflight_hi)
 		return min_cwnd;
 	return max(bbr->inflight_hi - headroom, min_cwnd);
@@ -1042,7 +997,6 @@ static void bbr2_update_congestion_signals(struct sock *sk,
 	if (!bbr->loss_round_start)
 		return;
 	if (bbr2_loss_mode()) {
-		bbr2_count_empty_queue_round(bbr);
 		bbr2_update_bg_loss(sk, ack);
 		bbr2_check_queue_loss_in_startup(sk, rs, ack);
 	}
@@ -1210,8 +1164,9 @@ static void bbr2_start_bw_probe_down(struct sock *sk)
 	/* loss_mode 1: the background must be confirmed in every cycle. */
 	if (bbr->bg_loss_level)
 		bbr->bg_loss_level--;
+	/* the pool shares its word with PROBE_UP's bw_probe_up_acks */
 	if (bbr2_loss_mode())
-		memset(&bbr->cruise, 0, sizeof(bbr->cruise));
+		bbr2_empty_bg_pool(bbr);
 	bbr->cycle_stamp_us = bbr2_now_us(tp);
 	bbr->ack_phase = BBR2_ACKS_PROBE_STOPPING;
 	bbr->next_rtt_delivered = tp->delivered;
@@ -1376,12 +1331,9 @@ static bool bbr2_check_time_to_probe_bw(struct sock *sk)
 	}
 	/*
 	 * loss_mode 1, no queue to compete for: the Reno timer only undoes
-	 * what loss cut since the last probe, and only cuts that emptied
-	 * the queue.
+	 * what loss cut since the last probe.
 	 */
-	if (bbr2_lower_bounds_cut_too_deep(bbr))
-		bbr2_reset_lower_bounds(bbr);
-	bbr->cruise.empty_votes = 0;
+	bbr2_reset_lower_bounds(bbr);
 	bbr->rounds_since_probe = 0;
 	return false;
 }
