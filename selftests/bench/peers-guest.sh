@@ -24,11 +24,12 @@
 #   BBR2_KO    tcp_bbr2.ko to insmod when a spec needs bbr2
 #   BENCH_SECS flow length (20; the late-flow scenario runs twice as long)
 #   BENCH_RTT  base RTT, ms (40)
+#   BENCH_RATE bottleneck rate, Mbit/s (50)
 #   TRACE      scenarios whose flows are sampled and traced (deep16 late2;
 #              a flows16 trace is 16 flows' worth of tracepoints)
 #
-# Every scenario: RATE 50 Mbit/s, RTT 40 ms (BENCH_RTT), fq at the sender
-# (lib.sh).
+# Every scenario: RATE 50 Mbit/s (BENCH_RATE), RTT 40 ms (BENCH_RTT), fq at
+# the sender (lib.sh).
 
 # shellcheck disable=SC2317 # the scenarios are called as sc_$name
 export TEST_NAME=bench-peers
@@ -369,6 +370,7 @@ say "available: $(cat /proc/sys/net/ipv4/tcp_available_congestion_control)"
 record meta - kernel "$(uname -r)"
 record meta - flow_secs "$SECS"
 record meta - rtt_ms "$RTT"
+record meta - rate_mbit "$RATE"
 record meta - available "$(tr ' ' , </proc/sys/net/ipv4/tcp_available_congestion_control)"
 
 dmesg_mark

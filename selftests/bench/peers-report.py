@@ -337,9 +337,10 @@ def main():
     out.append("kernels: " + ", ".join("%s=%s" % k for k in kernels))
     secs = sorted({r["meta"].get("flow_secs", "20") for r in runs})
     rtts = sorted({r["meta"].get("rtt_ms", "40") for r in runs})
-    out.append("50 Mbit/s x %s ms dumbbell (selftests/net/lib.sh), fq at the sender, "
+    rates = sorted({r["meta"].get("rate_mbit", "50") for r in runs})
+    out.append("%s Mbit/s x %s ms dumbbell (selftests/net/lib.sh), fq at the sender, "
                "%s s flows; mean [min-max] over iterations"
-               % ("/".join(rtts), "/".join(secs)))
+               % ("/".join(rates), "/".join(rtts), "/".join(secs)))
 
     # emulator capacity per guest run: is the link, not the CPU, the limit?
     bad = unfinished = 0
@@ -356,7 +357,9 @@ def main():
                         ("ok" if ok else "FAILED") if done else "unfinished",
                         run.get("vm_secs") or "-", m.get("kernel_log_clean", "-")])
     out.append("")
-    out.append("Emulator capacity (cubic x4 through the 50 Mbit/s link, need >= 42.5) and VM time:")
+    rate = float(rates[0]) if len(rates) == 1 else 50.0
+    out.append("Emulator capacity (cubic x4 through the %s Mbit/s link, need >= %.3g) and VM time:"
+               % ("/".join(rates), 0.85 * rate))
     table(out, ["iter", "guest", "kernel", "before", "after", "capacity", "vm_s", "log_clean"],
           caprows)
     per_iter = {}

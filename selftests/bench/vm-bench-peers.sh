@@ -46,6 +46,8 @@
 #   BENCH_SECS  flow length (20 s; shorter only to try the machinery)
 #   BENCH_RTT   the dumbbell's base RTT (40 ms): a longer one gives the
 #               5 %-BDP buffer of flows16 more packets (21 at 100 ms)
+#   BENCH_RATE  the bottleneck's rate (50 Mbit/s): 10 with BENCH_RTT=10
+#               is a flow whose whole BDP is 8.6 packets
 #   TRACE       scenarios whose flows are sampled and traced ("deep16 late2")
 #
 # Results: RESULTS/iterN/{v3,debian}/ (raw.tsv, iperf3 JSON, ping logs,
@@ -259,6 +261,7 @@ write_env()
 		printf 'export CCINFO=%q\n' /bench/selftests/bench/ccinfo
 		printf 'export BENCH_SECS=%q\n' "${BENCH_SECS:-20}"
 		printf 'export BENCH_RTT=%q\n' "${BENCH_RTT:-40}"
+		printf 'export BENCH_RATE=%q\n' "${BENCH_RATE:-50}"
 		printf 'export TRACE=%q\n' "${TRACE:-deep16 late2}"
 	} >"$1"
 }
@@ -323,7 +326,7 @@ run_debian()
 		${VM_CPU_MODEL:+--cpu-model "$VM_CPU_MODEL"} \
 		-e "BBR2_KO=$BBR2_KO" -e "CCS=$CCS" -e "SCENARIOS=$SCENARIOS" \
 		-e "CCINFO=$BUILD/ccinfo" -e "BENCH_SECS=${BENCH_SECS:-20}" \
-		-e "BENCH_RTT=${BENCH_RTT:-40}" \
+		-e "BENCH_RTT=${BENCH_RTT:-40}" -e "BENCH_RATE=${BENCH_RATE:-50}" \
 		-e "TRACE=${TRACE:-deep16 late2}" -- \
 		"$BENCH/peers-guest.sh" >"$dir/guest-stdout.log" 2>&1 || rc=$?
 	grep -E '^# ' "$dir/guest-stdout.log" >&2 || true
