@@ -662,7 +662,7 @@ static bool bbr2_can_use_ecn(const struct sock *sk)
  * or two: there a queue is min_rtt/64 (16 flows in a 5 %-BDP buffer
  * retransmitted more than v3 mode in the VM with min_rtt/16).
  */
-#define BBR2_SHALLOW_QUEUE_RTT_SHIFT	6
+#define BBR2_STARTUP_QUEUE_RTT_SHIFT	6
 #define BBR2_BG_LOSS_MAX	3
 /* cruise.pool_lost is 8 bits wide */
 #define BBR2_BG_POOL_LOST_MAX	((1U << 8) - 1)
@@ -678,7 +678,7 @@ static void bbr2_note_low_rtt(struct sock *sk, const struct rate_sample *rs)
 	struct bbr2 *bbr = inet_csk_ca(sk);
 	u64 min_rtt = bbr->min_rtt_us;
 	u32 shift = bbr2_full_bw_reached(bbr) ? BBR2_QUEUE_RTT_SHIFT :
-						BBR2_SHALLOW_QUEUE_RTT_SHIFT;
+						BBR2_STARTUP_QUEUE_RTT_SHIFT;
 
 	if (bbr->low_rtt_in_round || rs->rtt_us < 0)
 		return;
