@@ -6,8 +6,8 @@
  * 50 Mbit/s x 40 ms, 20 s, three seeds:
  *
  *  - in CRUISE, a loss_mode=1 flow's cwnd never exceeds inflight_hi less
- *    v3's headroom and the three packets (nor cwnd_min_target, 4, if
- *    that is more), while v3 mode's flows do go above that line: the
+ *    v3's headroom and the three packets (nor cwnd_min_target, if that
+ *    is more), while v3 mode's flows do go above that line: the
  *    check can tell the two caps apart;
  *  - the flows retransmit at most issue 14's 3 % and less than v3 mode
  *    at >= 95 % of the link.
@@ -17,7 +17,6 @@
 #define NSEEDS		3
 #define END_S		20
 #define OVERSHOOT_PKTS	3
-#define MIN_CWND	4
 
 struct cap_check {
 	u32 nflows;
@@ -25,18 +24,23 @@ struct cap_check {
 	u64 above_line;		/* of them, cwnd above the loss_mode=1 cap */
 };
 
-/* inflight_hi less v3's headroom and the overshoot, as a flow cruises */
+/*
+ * inflight_hi less v3's headroom (inflight_headroom) and the overshoot, as
+ * a flow cruises, never below cwnd_min_target
+ */
 static u32 loss_mode_cap(u32 inflight_hi)
 {
-	u32 headroom = (u32)(((u64)inflight_hi * 38) >> 8);
+	u32 min_cwnd = bbr2_param(CWND_MIN_TARGET);
+	u32 headroom = (u32)(((u64)inflight_hi *
+			      bbr2_param(INFLIGHT_HEADROOM)) >> 8);
 
 	if (headroom < 1)
 		headroom = 1;
 	headroom += OVERSHOOT_PKTS;
 	if (headroom >= inflight_hi)
-		return MIN_CWND;
-	return inflight_hi - headroom > MIN_CWND ? inflight_hi - headroom :
-						   MIN_CWND;
+		return min_cwnd;
+	return inflight_hi - headroom > min_cwnd ? inflight_hi - headroom :
+						   min_cwnd;
 }
 
 static void on_tick(struct linksim *sim, void *arg)
