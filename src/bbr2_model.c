@@ -60,7 +60,9 @@
  * the loss (bbr2_check_queue_loss_in_startup()), and probes on the
  * Reno-coexistence timer only where a queue is (bbr2_queue_lets_reno_in());
  * elsewhere that timer undoes the loss cuts.  It cruises a few packets
- * further below inflight_hi than v3 (bbr2_inflight_with_headroom()).
+ * further below inflight_hi than v3 (bbr2_inflight_with_headroom()), and
+ * a cruising round that lost packets lowers inflight_hi a packet
+ * (bbr2_trim_cruising_cap()).
  *
  * What a stock kernel does not give us, and what we do instead
  * (Documentation/design.rst has the full account and the costs):
@@ -911,6 +913,41 @@ static bool bbr2_is_congestion_loss(const struct sock *sk,
 }
 
 /*
+ * loss_mode 1: a cruising round that lost BBR2_CRUISE_TRIM_LOST or more
+ * packets, beyond the background and with no standing queue, lowers
+ * inflight_hi by a packet.  Between probes the Reno timer lifts the cuts of
+ * bw_lo and inflight_lo back to the cruising cap, so a flow whose cap is
+ * above its share of what a shallow buffer holds meets loss there again
+ * every Reno interval; inflight_hi, and with it the cap, is corrected only
+ * when the flow's own next probe overflows.  Sixteen flows in a 5 %-BDP
+ * buffer cruise at caps that add up to more than the pipe and the buffer.
+ * A packet per lossy round walks each cap down to what the buffer holds
+ * until the next probe learns inflight_hi afresh (design.rst, "Trimming
+ * the cruising cap").  A flow of a few packets per round cannot tell its
+ * share of such a buffer from random loss by counting, so the count must
+ * be one that random loss rarely gives it: three losses in a round of nine
+ * at 3 % random loss come one round in five hundred, two one round in
+ * thirty-five, and trimming on two cost such a flow a fifth of its
+ * goodput in the VM.
+ */
+#define BBR2_CRUISE_TRIM_LOST	3
+
+static void bbr2_trim_cruising_cap(struct sock *sk, const struct bbr2_ack *ack)
+{
+	struct bbr2 *bbr = inet_csk_ca(sk);
+	u32 floor = bbr2_param(CWND_MIN_TARGET) +
+		    BBR2_CRUISE_OVERSHOOT_PKTS + 1;
+
+	if (!bbr2_loss_mode() || bbr->mode != BBR2_PROBE_BW ||
+	    bbr->cycle_idx != BBR2_BW_PROBE_CRUISE ||
+	    bbr->inflight_hi == ~0U || bbr2_standing_queue(bbr) ||
+	    ack->lost < BBR2_CRUISE_TRIM_LOST)
+		return;
+	if (bbr->inflight_hi > floor)
+		bbr->inflight_hi--;
+}
+
+/*
  * Once per loss round outside of probing: cut bw_lo and inflight_lo by beta
  * if the round had congestion loss, and inflight_lo by alpha * ecn_factor
  * if it had CE marks -- but never below what the round actually delivered,
@@ -942,6 +979,7 @@ static void bbr2_adapt_lower_bounds(struct sock *sk,
 		bbr->inflight_lo = max_t(u32, bbr->inflight_latest,
 					 ((u64)bbr->inflight_lo * cut) >>
 					 BBR_SCALE);
+		bbr2_trim_cruising_cap(sk, ack);
 	}
 
 	bbr->inflight_lo = min(bbr->inflight_lo, ecn_inflight_lo);

@@ -299,7 +299,7 @@ MODULE_PARM_DESC(tso_rtt_shift, "halve the RTT-based TSO allowance per 2^N us of
 
 module_param_cb(loss_mode, &bbr2_scalar_param_ops,
 		&bbr2_param_table[BBR2_PARAM_LOSS_MODE], 0644);
-MODULE_PARM_DESC(loss_mode, "1: loss cuts inflight only with a standing queue or above the background loss rate, ends STARTUP with a queue, Reno-timed probes only with a queue, cruises 3 packets further below inflight_hi, min_rtt follows a competitor's standing queue in 7.5 s (0: as BBRv3) [0..1; default 0, v2 0]");
+MODULE_PARM_DESC(loss_mode, "1: loss cuts inflight only with a standing queue or above the background loss rate, ends STARTUP with a queue, Reno-timed probes only with a queue, cruises 3 packets further below inflight_hi, lowers it a packet per cruising round that lost 3+, min_rtt follows a competitor's standing queue in 7.5 s (0: as BBRv3) [0..1; default 0, v2 0]");
 
 /* ---------------------------------------------------------------------- */
 /* pacing_gain: the PROBE_BW gain cycle, as in v2alpha.                    */
