@@ -19,7 +19,8 @@ their output into plain numbers on stdout, one answer per line, so a test can
                               of the sampling period
   ss-probertt FILE GAIN       PROBE_RTT episodes (samples whose bbr cwnd_gain
                               equals GAIN): "episodes N", "interval S",
-                              "duration S", "cwnd C", "cwnd_outside C",
+                              "duration S" ("duration_cut S": still on
+                              when sampling ended), "cwnd C", "cwnd_outside C",
                               "sample_period S"
   ss-cc FILE                  congestion control names seen on data sockets
 
@@ -179,9 +180,14 @@ def cmd_ss_probertt(args):
         print("start %.3f" % (ep[0] - times[0]))
     for a, b in zip(episodes, episodes[1:]):
         print("interval %.3f" % (b[0] - a[0]))
+    last = max((t for t, d in samples if "cwnd_gain" in d), default=None)
     for ep in episodes:
-        # both edges are only known to within one sample period
-        print("duration %.3f" % (ep[1] - ep[0] + period))
+        # both edges are only known to within one sample period; an
+        # episode the sampling ended in has no known length
+        if ep[1] == last:
+            print("duration_cut %.3f" % (ep[1] - ep[0] + period))
+        else:
+            print("duration %.3f" % (ep[1] - ep[0] + period))
         print("cwnd %d" % ep[2])
     if outside:
         print("cwnd_outside %d" % statistics.median(outside))
