@@ -141,6 +141,16 @@ static inline void linksim_cfg_testbed(struct linksim_cfg *cfg)
 	cfg->pace_late_us = LINKSIM_TESTBED_PACE_LATE_US;
 	cfg->link_late_us = LINKSIM_TESTBED_LINK_LATE_US;
 }
+/* nflows flows, all running cc (a flow's own settings stay as they are). */
+static inline void linksim_cfg_flows(struct linksim_cfg *cfg, u32 nflows,
+				     const char *cc)
+{
+	u32 i;
+
+	cfg->nflows = nflows;
+	for (i = 0; i < nflows; i++)
+		cfg->flow[i].cc = cc;
+}
 /* Packets in one BDP of cfg's path (rate x rtt / (mss + hdr)). */
 u32 linksim_bdp_pkts(const struct linksim_cfg *cfg);
 

@@ -75,15 +75,12 @@ static struct result run(const char *loss_mode, u64 seed)
 	struct linksim_cfg cfg;
 	struct linksim *sim;
 	struct result r;
-	u32 i;
 
 	if (bbr2_set_param("loss_mode", loss_mode))
 		tap_diag("cannot set loss_mode=%s", loss_mode);
 	linksim_cfg_dumbbell(&cfg, 50000000, 40000, 0.05, seed);
 	linksim_cfg_testbed(&cfg);
-	cfg.nflows = c.nflows;
-	for (i = 0; i < c.nflows; i++)
-		cfg.flow[i].cc = "bbr2";
+	linksim_cfg_flows(&cfg, c.nflows, "bbr2");
 	cfg.on_tick = on_tick;
 	cfg.tick_us = 1000;
 	cfg.hook_arg = &c;

@@ -94,7 +94,6 @@ static struct result run(const char *loss_mode, u32 nflows, u32 loss_ppm,
 	struct linksim_cfg cfg;
 	struct linksim *sim;
 	struct result r;
-	u32 i;
 
 	memset(&r, 0, sizeof(r));
 	if (bbr2_set_param("loss_mode", loss_mode))
@@ -110,9 +109,7 @@ static struct result run(const char *loss_mode, u32 nflows, u32 loss_ppm,
 	cfg.fq = true;
 	cfg.seed = seed;
 	cfg.ack_every = ack_every;
-	cfg.nflows = nflows;
-	for (i = 0; i < nflows; i++)
-		cfg.flow[i].cc = "bbr2";
+	linksim_cfg_flows(&cfg, nflows, "bbr2");
 	r.w.nflows = nflows;
 	cfg.on_ack = on_ack;
 	cfg.on_tick = on_tick;

@@ -122,9 +122,7 @@ static struct result run(const char *cc, const char *loss_mode, u32 nflows,
 	if (testbed)
 		linksim_cfg_testbed(&cfg);
 	cfg.seed = seed;
-	cfg.nflows = nflows;
-	for (i = 0; i < nflows; i++)
-		cfg.flow[i].cc = cc;
+	linksim_cfg_flows(&cfg, nflows, cc);
 	r.w.nflows = nflows;
 	r.w.bdp = linksim_bdp_pkts(&cfg);
 	r.w.judge_from_us = JUDGE_FROM_S * USEC_PER_SEC;

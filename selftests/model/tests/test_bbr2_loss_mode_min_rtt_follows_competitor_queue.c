@@ -106,9 +106,7 @@ static u32 shallow_max_min_rtt(void)
 
 	bbr2_set_param("loss_mode", "1");
 	path(&cfg, 1, 0.05);
-	cfg.nflows = 16;
-	for (i = 0; i < cfg.nflows; i++)
-		cfg.flow[i].cc = "bbr2";
+	linksim_cfg_flows(&cfg, 16, "bbr2");
 	sim = linksim_new(&cfg, NULL);
 	linksim_run_until(sim, 20 * USEC_PER_SEC);
 	for (i = 0; i < cfg.nflows; i++)
@@ -124,13 +122,10 @@ static double deep_queue_ms(const char *loss_mode, u64 seed)
 	struct linksim_cfg cfg;
 	struct linksim *sim;
 	double ms;
-	u32 i;
 
 	bbr2_set_param("loss_mode", loss_mode);
 	path(&cfg, seed, 16);
-	cfg.nflows = 4;
-	for (i = 0; i < cfg.nflows; i++)
-		cfg.flow[i].cc = "bbr2";
+	linksim_cfg_flows(&cfg, 4, "bbr2");
 	sim = linksim_new(&cfg, NULL);
 	linksim_run_until(sim, 30 * USEC_PER_SEC);
 	ms = linksim_avg_queue_pkts(sim) * (cfg.mss + cfg.hdr_bytes) * 8 *

@@ -70,9 +70,7 @@ static struct result run(const char *loss_mode, u32 nflows, u64 rate_bps,
 	linksim_cfg_dumbbell(&cfg, rate_bps, rtt_us, buf_bdp, seed);
 	linksim_cfg_testbed(&cfg);
 	cfg.loss_ppm = loss_ppm;
-	cfg.nflows = nflows;
-	for (i = 0; i < nflows; i++)
-		cfg.flow[i].cc = "bbr2";
+	linksim_cfg_flows(&cfg, nflows, "bbr2");
 	cfg.on_tick = on_tick;
 	cfg.tick_us = 1000;
 	cfg.hook_arg = &c;
