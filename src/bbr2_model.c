@@ -61,8 +61,8 @@
  * Reno-coexistence timer only where a queue is (bbr2_queue_lets_reno_in());
  * elsewhere that timer undoes the loss cuts.  It cruises a few packets
  * further below inflight_hi than v3 (bbr2_inflight_with_headroom()), and
- * a cruising round that lost packets lowers inflight_hi a packet
- * (bbr2_trim_cruising_cap()).
+ * a cruising round that lost three or more packets as congestion lowers
+ * inflight_hi a packet (bbr2_trim_cruising_cap()).
  *
  * What a stock kernel does not give us, and what we do instead
  * (Documentation/design.rst has the full account and the costs):
