@@ -61,7 +61,7 @@ bpf:
 	$(MAKE) -C bpf
 
 test:
-	selftests/run-all.sh
+	selftests/runner/run-all.sh
 
 demo: deps
 	$(MAKE) -C selftests demo $(SELFTEST_KVER)
@@ -85,9 +85,9 @@ uninstall:
 	      $(INSTALL_MOD_PATH)/lib/modules/$(KVER)/extra/tcp_bbr2.ko*
 	$(DEPMOD)
 
-# Build against one kernel of every supported series (selftests/build-matrix.sh).
+# Build against one kernel of every supported series (selftests/build/build-matrix.sh).
 matrix:
-	selftests/build-matrix.sh
+	selftests/build/build-matrix.sh
 
 # The DKMS Debian package tcp-bbr2-dkms_$(VERSION)_all.deb, here.
 VERSION := $(shell sed -n 's/^\#define BBR2_MODULE_VERSION[[:space:]]*"\(.*\)"/\1/p' src/tcp_bbr2_main.c)

@@ -89,7 +89,7 @@ BUILD=$RESULTS/build
 mkdir -p "$BUILD"
 
 [ -n "$V3_KERNEL" ] && { [ -r "$V3_KERNEL" ] || die "V3_KERNEL=$V3_KERNEL: not readable"; }
-command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing (selftests/setup-deps.sh)"
+command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing (selftests/runner/setup-deps.sh)"
 
 # ---------------------------------------------------------------- build ---
 
@@ -118,7 +118,7 @@ copy_bin()
 {
 	local path lib
 
-	path=$(command -v "$1") || die "$1 missing on the host (selftests/setup-deps.sh)"
+	path=$(command -v "$1") || die "$1 missing on the host (selftests/runner/setup-deps.sh)"
 	copy_file "$path"
 	for lib in $(ldd "$path" 2>/dev/null | awk '/=>/ { print $3 } /^\t\// { print $1 }'); do
 		[ -e "$lib" ] && copy_file "$lib"
@@ -203,10 +203,11 @@ build_initramfs()
 	printf 'root:x:0:\n' >"$ROOT/etc/group"
 	printf '127.0.0.1 localhost\n' >"$ROOT/etc/hosts"
 	# the scripts, at the same relative places as in the tree
-	mkdir -p "$ROOT/bench/selftests/net" "$ROOT/bench/selftests/bench"
+	mkdir -p "$ROOT/bench/selftests/net" "$ROOT/bench/selftests/bench" \
+		"$ROOT/bench/selftests/runner"
 	cp "$SELFTESTS/net/lib.sh" "$SELFTESTS/net/nettool.py" "$SELFTESTS/net/tcpsample.py" \
 		"$ROOT/bench/selftests/net/"
-	cp "$SELFTESTS/runner-lib.sh" "$ROOT/bench/selftests/"
+	cp "$SELFTESTS/runner/runner-lib.sh" "$ROOT/bench/selftests/runner/"
 	cp "$BENCH/peers-guest.sh" "$BUILD/ccinfo" "$ROOT/bench/selftests/bench/"
 	cat >"$ROOT/init" <<-'EOF'
 	#!/bbin/busybox sh

@@ -10,7 +10,7 @@
 #   sparse-check.sh KVER
 set -uo pipefail
 
-SELFTESTS=$(cd "$(dirname "$0")" && pwd)
+SELFTESTS=$(cd "$(dirname "$0")/.." && pwd)
 REPO=$(cd "$SELFTESTS/.." && pwd)
 KVER=${1:?usage: sparse-check.sh KVER}
 tmp=$(mktemp -d)

@@ -26,7 +26,7 @@ die() {	# die WHAT HINT: the step that failed and what to do about it
 	exit 1
 }
 
-SELFTESTS=$(cd "$(dirname "$0")" && pwd)
+SELFTESTS=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=vm/kernels.conf
 source "$SELFTESTS/vm/kernels.conf"
 VIRTME_NG_VERSION=1.42

@@ -24,7 +24,7 @@
 set -uo pipefail
 export LC_ALL=C
 
-SELFTESTS=$(cd "$(dirname "$0")" && pwd)
+SELFTESTS=$(cd "$(dirname "$0")/.." && pwd)
 REPO=$(cd "$SELFTESTS/.." && pwd)
 CACHE=${CACHE:-$HOME/.cache/tcp_bbr2}
 MIRROR=${MIRROR:-http://deb.debian.org/debian}

@@ -5,13 +5,13 @@
 #
 #   1. setup    the set-up scripts on a stubbed machine with nothing
 #               installed (fresh-machine-test.sh), then install the test bed
-#               (selftests/setup-deps.sh) and fetch the kernel's checkpatch
+#               (selftests/runner/setup-deps.sh) and fetch the kernel's checkpatch
 #               and reference CCs (fetch-kernel-source.sh)
 #   2. quick    build against the VM kernel's headers with W=1 -Werror,
 #               checkpatch --strict, sparse, parameter docs in sync, shellcheck,
 #               userspace model tests (plain and under ASan/UBSan)
 #               the build matrix (5.10 to 7.x), DKMS/.deb/make install test
-#   3. vm       the behavioural suite inside a QEMU VM (selftests/run-suite.sh)
+#   3. vm       the behavioural suite inside a QEMU VM (selftests/runner/run-suite.sh)
 #               on each kernel of VM_KERNELS (default: all of vm/kernels.conf),
 #               with a table test x kernel; then,
 #               on the default kernel, the admin guide's commands and the
@@ -23,7 +23,7 @@
 set -uo pipefail
 export LC_ALL=C
 
-SELFTESTS=$(cd "$(dirname "$0")" && pwd)
+SELFTESTS=$(cd "$(dirname "$0")/.." && pwd)
 REPO=$(cd "$SELFTESTS/.." && pwd)
 # shellcheck source=vm/kernels.conf
 source "$SELFTESTS/vm/kernels.conf"
@@ -83,10 +83,10 @@ sudo=()
 # The set-up's "not installed yet" branches, which this machine no longer
 # takes once set up (stubs in a private mount namespace; ~20 s).
 stage "setup: set-up scripts on a machine with nothing installed" fresh-machine \
-	"${sudo[@]}" "$SELFTESTS/fresh-machine-test.sh"
+	"${sudo[@]}" "$SELFTESTS/runner/fresh-machine-test.sh"
 add_counts "$RESULTS/fresh-machine.log"
-stage "setup: test bed (setup-deps.sh)" setup-deps "${sudo[@]}" "$SELFTESTS/setup-deps.sh"
-KSRC=$("$SELFTESTS/fetch-kernel-source.sh" 2>"$RESULTS/fetch-ksrc.log") || KSRC=
+stage "setup: test bed (setup-deps.sh)" setup-deps "${sudo[@]}" "$SELFTESTS/runner/setup-deps.sh"
+KSRC=$("$SELFTESTS/runner/fetch-kernel-source.sh" 2>"$RESULTS/fetch-ksrc.log") || KSRC=
 if [ -n "$KSRC" ]; then
 	passed=$((passed + 1)); report+=("ok      setup: kernel source files ($KSRC)")
 else
@@ -107,7 +107,7 @@ else
 fi
 if command -v sparse >/dev/null; then
 	stage "quick: sparse (make C=2) against $KVER headers" sparse \
-		"$SELFTESTS/sparse-check.sh" "$KVER"
+		"$SELFTESTS/build/sparse-check.sh" "$KVER"
 else
 	skip "quick: sparse (make C=2)" "sparse not installed"
 fi
@@ -140,10 +140,10 @@ add_counts "$RESULTS/model-7.1.log"
 
 # The same tree on every kernel series: build, DKMS, package.
 stage "quick: build matrix 5.10 6.1 6.12 7.x, W=1, no warnings" matrix \
-	"${sudo[@]}" "$SELFTESTS/build-matrix.sh"
+	"${sudo[@]}" "$SELFTESTS/build/build-matrix.sh"
 grep -A9 '^series kernel' "$RESULTS/matrix.log" | sed 's/^/   /'
 stage "quick: DKMS, .deb, make install, signing (chroot)" packaging \
-	"${sudo[@]}" "$SELFTESTS/packaging-test.sh"
+	"${sudo[@]}" "$SELFTESTS/packaging/packaging-test.sh"
 add_counts "$RESULTS/packaging.log"
 
 # ---- 3. VM tier

@@ -23,11 +23,11 @@
 set -uo pipefail
 export LC_ALL=C
 
-SELFTESTS=$(cd "$(dirname "$0")" && pwd)
+SELFTESTS=$(cd "$(dirname "$0")/.." && pwd)
 REPO=$(cd "$SELFTESTS/.." && pwd)
 NET=$SELFTESTS/net
-# shellcheck source=runner-lib.sh
-source "$SELFTESTS/runner-lib.sh"
+# shellcheck source=runner/runner-lib.sh
+source "$SELFTESTS/runner/runner-lib.sh"
 
 export CCS=${CCS:-"bbr2 bbr cubic"}
 RESULTS_DIR=${RESULTS_DIR:-$SELFTESTS/results/$(date +%Y%m%d-%H%M%S)}
@@ -97,7 +97,7 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 for c in ip tc ss iperf3 python3 ethtool modprobe insmod rmmod; do
 	if ! command -v "$c" >/dev/null; then
-		echo "run-suite.sh: '$c' missing; run selftests/setup-deps.sh" >&2
+		echo "run-suite.sh: '$c' missing; run selftests/runner/setup-deps.sh" >&2
 		exit 4
 	fi
 done

@@ -27,7 +27,7 @@
 set -uo pipefail
 export LC_ALL=C
 
-SELFTESTS=$(cd "$(dirname "$0")" && pwd)
+SELFTESTS=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=vm/kernels.conf
 source "$SELFTESTS/vm/kernels.conf"
 
@@ -272,7 +272,7 @@ echo "TAP version 13"
 # 1. nothing installed, Debian's system Python (externally managed)
 fresh_machine absent
 touch "$FAKE/externally-managed"
-run_setup "$SELFTESTS/setup-deps.sh"; rc=$?
+run_setup "$SELFTESTS/runner/setup-deps.sh"; rc=$?
 ok "setup-deps, nothing installed: exits 0" exit_was 0
 ok "setup-deps, nothing installed: apt-get update before install" \
 	bash -c "grep -n '^apt-get' '$FAKE/calls' | head -n 1 | grep -q 'apt-get update'"
@@ -284,7 +284,7 @@ ok "setup-deps, nothing installed: ends with 'done'" said '^setup-deps.sh: done$
 
 # 2. the same machine, now set up: nothing installed twice
 : >"$FAKE/calls"
-run_setup "$SELFTESTS/setup-deps.sh"; rc=$?
+run_setup "$SELFTESTS/runner/setup-deps.sh"; rc=$?
 ok "setup-deps, all installed: exits 0" exit_was 0
 ok "setup-deps, all installed: no apt-get, no pip install" \
 	bash -c "! grep -qE '^apt-get|pip install' '$FAKE/calls'"
@@ -292,38 +292,38 @@ ok "setup-deps, all installed: says so" said 'already installed'
 
 # 3. a pip that may install into its interpreter (pyenv, a venv)
 fresh_machine pyenv
-run_setup "$SELFTESTS/setup-deps.sh"; rc=$?
+run_setup "$SELFTESTS/runner/setup-deps.sh"; rc=$?
 ok "setup-deps, writable Python: exits 0, plain pip install" \
 	bash -c "[ $rc -eq 0 ] && grep -q 'pip -m pip install virtme-ng==' '$FAKE/calls'"
 
 # 4-7. each step failing must say what failed and what to do
 fresh_machine apt-fails
 touch "$FAKE/apt-install-fails"
-run_setup "$SELFTESTS/setup-deps.sh"; rc=$?
+run_setup "$SELFTESTS/runner/setup-deps.sh"; rc=$?
 ok "setup-deps, apt-get install fails: exits non-zero and names the step" \
 	bash -c "[ $rc -ne 0 ] && grep -q 'apt-get install .* failed' '$OUT'"
 
 fresh_machine offline
 touch "$FAKE/offline"
-run_setup "$SELFTESTS/setup-deps.sh"; rc=$?
+run_setup "$SELFTESTS/runner/setup-deps.sh"; rc=$?
 ok "setup-deps, no network: exits non-zero and says apt-get update failed" \
 	bash -c "[ $rc -ne 0 ] && grep -q 'apt-get update failed' '$OUT'"
 
 fresh_machine pypi-down
 touch "$FAKE/pypi-down" "$FAKE/externally-managed"
-run_setup "$SELFTESTS/setup-deps.sh"; rc=$?
+run_setup "$SELFTESTS/runner/setup-deps.sh"; rc=$?
 ok "setup-deps, PyPI unreachable: exits non-zero and names virtme-ng" \
 	bash -c "[ $rc -ne 0 ] && grep -q 'pip install virtme-ng==.* failed' '$OUT'"
 
 fresh_machine no-kernel
 touch "$FAKE/image-has-no-kernel"
-run_setup "$SELFTESTS/setup-deps.sh"; rc=$?
+run_setup "$SELFTESTS/runner/setup-deps.sh"; rc=$?
 ok "setup-deps, a kernel image without vmlinuz: exits non-zero and names the kernel" \
 	bash -c "[ $rc -ne 0 ] && grep -q 'kernel .* incomplete' '$OUT'"
 
 # 8. the reference kernel source, on a machine without package lists
 fresh_machine ksrc
-run_setup "$SELFTESTS/fetch-kernel-source.sh" "$FAKE/home/cache"; rc=$?
+run_setup "$SELFTESTS/runner/fetch-kernel-source.sh" "$FAKE/home/cache"; rc=$?
 ok "fetch-kernel-source, absent and no package lists: exits 0" exit_was 0
 ok "fetch-kernel-source, absent: updates the lists, then downloads" \
 	bash -c "grep '^apt-get' '$FAKE/calls' | tr '\n' ' ' |
@@ -332,31 +332,31 @@ ok "fetch-kernel-source, absent: checkpatch and the reference CCs unpacked" \
 	test -r "$FAKE/home/cache/linux-source-6.1/scripts/checkpatch.pl" -a \
 	     -r "$FAKE/home/cache/linux-source-6.1/net/ipv4/tcp_bbr.c"
 : >"$FAKE/calls"
-run_setup "$SELFTESTS/fetch-kernel-source.sh" "$FAKE/home/cache"; rc=$?
+run_setup "$SELFTESTS/runner/fetch-kernel-source.sh" "$FAKE/home/cache"; rc=$?
 ok "fetch-kernel-source, present: no download" \
 	bash -c "[ $rc -eq 0 ] && ! grep -q apt-get '$FAKE/calls'"
 fresh_machine ksrc-offline
 touch "$FAKE/offline"
-run_setup "$SELFTESTS/fetch-kernel-source.sh" "$FAKE/home/cache"; rc=$?
+run_setup "$SELFTESTS/runner/fetch-kernel-source.sh" "$FAKE/home/cache"; rc=$?
 ok "fetch-kernel-source, unreachable: exits non-zero and says why" \
 	bash -c "[ $rc -ne 0 ] && grep -q 'apt-get download linux-source-6.1 failed' '$OUT'"
 
 # 9. the build matrix's sid chroot
 fresh_machine sid
-run_setup env CACHE="$FAKE/home/cache" "$SELFTESTS/build-matrix.sh" 7; rc=$?
+run_setup env CACHE="$FAKE/home/cache" "$SELFTESTS/build/build-matrix.sh" 7; rc=$?
 ok "build-matrix 7, no sid chroot: exits 0" exit_was 0
 ok "build-matrix 7, no sid chroot: debootstraps sid" called "debootstrap --variant=minbase sid $FAKE/home/cache/sid-chroot"
 ok "build-matrix 7, no sid chroot: installs the newest 7.x headers" \
 	called "apt-get -q install -y --no-install-recommends make linux-headers-7.2.13+deb14-amd64"
 ok "build-matrix 7, no sid chroot: builds against them" said '^7 +7\.2\.13\+deb14-amd64 +ok'
 : >"$FAKE/calls"
-run_setup env CACHE="$FAKE/home/cache" "$SELFTESTS/build-matrix.sh" 7; rc=$?
+run_setup env CACHE="$FAKE/home/cache" "$SELFTESTS/build/build-matrix.sh" 7; rc=$?
 ok "build-matrix 7, sid chroot present: no debootstrap, builds" \
 	bash -c "[ $rc -eq 0 ] && ! grep -q debootstrap '$FAKE/calls'"
 fresh_machine sid-no-debootstrap
 mv "$STUBS/debootstrap" "$WORK/debootstrap.off"
 # debootstrap lives in /usr/sbin: a PATH without the sbin directories
-SYSPATH=/usr/bin:/bin run_setup env CACHE="$FAKE/home/cache" "$SELFTESTS/build-matrix.sh" 7; rc=$?
+SYSPATH=/usr/bin:/bin run_setup env CACHE="$FAKE/home/cache" "$SELFTESTS/build/build-matrix.sh" 7; rc=$?
 mv "$WORK/debootstrap.off" "$STUBS/debootstrap"
 ok "build-matrix 7, debootstrap missing: fails and says so" \
 	bash -c "[ $rc -ne 0 ] && grep -q 'debootstrap missing' '$OUT'"
@@ -388,7 +388,7 @@ run_setup env CACHE="$FAKE/home/cache" "$SELFTESTS/vm/sid-kernel.sh"; rc=$?
 ok "sid-kernel, fetched: rebuilds the module, downloads nothing" \
 	bash -c "[ $rc -eq 0 ] && grep -q 'make -C /build' '$FAKE/calls' && ! grep -q download '$FAKE/calls'"
 fresh_machine sid-kernel-moved
-run_setup env CACHE="$FAKE/home/cache" "$SELFTESTS/build-matrix.sh" 7
+run_setup env CACHE="$FAKE/home/cache" "$SELFTESTS/build/build-matrix.sh" 7
 touch "$FAKE/sid-moved"
 run_setup env CACHE="$FAKE/home/cache" "$SELFTESTS/vm/sid-kernel.sh"; rc=$?
 ok "sid-kernel, sid dropped the chroot's ABI: updates, installs the newest headers, fetches that" \
