@@ -91,6 +91,14 @@ ktap_result "ExecReload applies a changed file" unit ExecReload
 ktap_result "now version=3, loss_mode=0" \
 	test "$("$BBR2_BPF" get version loss_mode | tr '\n' ' ')" = "version=3 loss_mode=0 "
 
+# the file Documentation/packages.rst shows
+python3 "$REPO/Documentation/doc-commands.py" block pkg-bpf-conf 0 >"$TEST_OUT/bbr2-bpf.conf"
+ktap_result "ExecReload applies packages.rst's /etc/bbr2-bpf.conf" unit ExecReload
+want=$(grep -v '^#' "$TEST_OUT/bbr2-bpf.conf" | grep . | tr -d ' ' | sort | tr '\n' ' ')
+# shellcheck disable=SC2046 # one name per line of the file
+ktap_result "its values are in the program ($want)" test \
+	"$("$BBR2_BPF" get $(grep -v '^#' "$TEST_OUT/bbr2-bpf.conf" | grep . | cut -d= -f1) | sort | tr '\n' ' ')" = "$want"
+
 "$BBR2_BPF" unload
 unit ExecStart BBR2_BPF_KERNEL=6.1.0-50-amd64
 ktap_result "a 6.1 kernel is refused, saying it is older than 6.10" \
@@ -142,6 +150,14 @@ cp "$BBR2_KO" "$mods/$(uname -r)/updates/dkms/tcp_bbr2.ko" 2>/dev/null ||
 in_ns "$STATUS" --rate 1G --rtt 10ms --modules-dir "$mods" >"$TEST_OUT/status.txt"
 rc=$?
 in_ns "$STATUS" --rate 1G --rtt 10ms --modules-dir "$mods" --json >"$TEST_OUT/status.json"
+# the command packages.rst shows, as it shows it
+while IFS= read -r cmd; do
+	in_ns bash -c "${cmd/#bbr2-status/$STATUS} --modules-dir '$mods'" >"$TEST_OUT/status-doc.txt"
+	drc=$?
+	ktap_result "packages.rst [pkg-status]: $cmd (exit $drc: 0 or 1, every item reported)" \
+		bash -c "[ $drc -le 1 ] && for i in loaded default routes sockets pacing buffers dkms; do
+			grep -q \"^[ !] \$i \" '$TEST_OUT/status-doc.txt' || exit 1; done"
+done < <(python3 "$REPO/Documentation/doc-commands.py" commands pkg-status)
 kill "$conns" 2>/dev/null
 wait "$conns" 2>/dev/null
 while IFS= read -r l; do ktap_info "  | $l"; done <"$TEST_OUT/status.txt"
@@ -151,8 +167,11 @@ modver=$(modinfo -F version "$BBR2_KO" 2>/dev/null)
 ktap_result "status: the module, its version ($modver) and behaviour from sysfs" \
 	test "$(js 'd["loaded"]["module"]["module_version"], d["loaded"]["module"]["params"]["version"], d["loaded"]["module"]["params"]["loss_mode"]')" = \
 	"$modver $(cat /sys/module/tcp_bbr2/parameters/version) $(cat /sys/module/tcp_bbr2/parameters/loss_mode)"
+# bbr2_bpf's tunables: read through its pins, which a namespace entered
+# with "ip netns exec" (a fresh /sys) does not see; from here they are
+"$STATUS" --bbr2-bpf "$BBR2_BPF" --modules-dir "$mods" --json >"$TEST_OUT/status-root.json"
 ktap_result "status: bbr2_bpf with its tunables (loss_mode=1 from the unit's file)" \
-	test "$(js 'd["loaded"]["bpf"]["params"]["loss_mode"]')" = 1
+	python3 -c "import json; d = json.load(open('$TEST_OUT/status-root.json')); assert d['loaded']['bpf']['params']['loss_mode'] == '1', d['loaded']"
 ktap_result "status: bbr2_bpf is the namespace's default" \
 	test "$(js 'd["default"]["is_bbr2"], d["default"]["tcp_congestion_control"]')" = "True bbr2_bpf"
 ktap_result "status: the two congctl routes, not the default route" \

@@ -74,7 +74,8 @@ def base_files(**over):
 def base_cmds(**over):
     c = {"ip -4 route show table all": ROUTES4, "ip -6 route show table all": "",
          "ss -tinH": SS,
-         "tc qdisc show dev eth0": "qdisc fq 8001: dev eth0 root refcnt 2 limit 10000p\n",
+         # as tc prints it for "show dev X": without "dev X"
+         "tc qdisc show dev eth0": "qdisc fq 8001: root refcnt 2 limit 10000p\n",
          "tc qdisc show dev eth1":
              "qdisc mq 0: dev eth1 root\n"
              "qdisc fq 0: dev eth1 parent :2 limit 10000p\n"
@@ -162,7 +163,7 @@ class Report(unittest.TestCase):
         rc, st = run(self.host(cmds=cmds))
         self.assertTrue(st["pacing"]["interfaces"]["eth1"]["fq"])
         self.assertEqual(rc, 0)
-        cmds = {"tc qdisc show dev eth0": "qdisc noqueue 0: dev eth0 root refcnt 2\n"}
+        cmds = {"tc qdisc show dev eth0": "qdisc noqueue 0: root refcnt 2\n"}
         _, st = run(self.host(cmds=cmds))
         self.assertFalse(st["pacing"]["interfaces"]["eth0"]["fq"])
 
