@@ -43,6 +43,7 @@ fi
 
 opts=(-us -uc)
 if ! (cd "$src" && dpkg-checkbuilddeps) >/dev/null 2>&1; then
+	(cd "$src" && dpkg-checkbuilddeps -Ppkg.tcp-bbr2.nobpf) || exit 1
 	echo "build-deb.sh: the BPF build's dependencies are missing: building without bbr2-bpf (profile pkg.tcp-bbr2.nobpf)" >&2
 	opts+=(-Ppkg.tcp-bbr2.nobpf)
 fi

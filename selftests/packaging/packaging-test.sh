@@ -118,7 +118,7 @@ setup_root() {
 	in_root dpkg-query -W mokutil >/dev/null 2>&1 || missing+=(mokutil)
 	# make deb in the chroot (the admin guide's commands)
 	# and the status command and bbr2-bpf packages' dependencies
-	for p in dpkg-dev debhelper dh-dkms python3 iproute2 libbpf1; do
+	for p in build-essential dpkg-dev debhelper dh-dkms python3 iproute2 libbpf1; do
 		in_root dpkg-query -W "$p" >/dev/null 2>&1 || missing+=("$p")
 	done
 	if [ ! -s "$ROOT/$THIRD_DEB" ]; then
@@ -345,7 +345,9 @@ if command -v rpmbuild >/dev/null; then
 		rpmspec -P "$REPO/rpm/tcp_bbr2-kmod.spec"
 	if command -v rpmlint >/dev/null; then
 		rpmlint "$REPO"/rpm/*.spec "$pkgs"/rpm/*.rpm >"$WORK/rpmlint.txt" 2>&1
-		grep -E ' [EW]: ' "$WORK/rpmlint.txt" | sed 's/^/#   rpmlint: /' | sort -u | head -n 40
+		# each tag once, with how often it was raised
+		grep -oE ' [EW]: [a-z0-9-]+' "$WORK/rpmlint.txt" | sort | uniq -c |
+			sed 's/^ */#   rpmlint: /'
 		# Errors of Debian's rpmlint configuration that Fedora's does not
 		# raise: unsigned packages (signing is the distributor's),
 		# no Packager and no Group tag (Fedora forbids the first and
@@ -406,8 +408,8 @@ ok "nothing left after the guide's DKMS removal" nothing_left
 # ---- 2. the Debian package
 copy_tree
 run_doc host-deb
-ok "the package was built as tcp-bbr2-dkms_${version}_all.deb" \
-	test -s "$ROOT/build/tcp_bbr2/tcp-bbr2-dkms_${version}_all.deb"
+ok "the package was built as tcp-bbr2-dkms_${debversion}_all.deb" \
+	test -s "$ROOT/build/tcp_bbr2/tcp-bbr2-dkms_${debversion}_all.deb"
 for kk in "${kernels[@]}"; do
 	ok "dkms status after apt install: installed for $kk" status_is "$kk" installed
 	ok "module in /lib/modules/$kk is version $version for it" module_for "$kk"
@@ -551,15 +553,14 @@ rpm_root() {
 		'mount -t proc proc "$0/proc" && exec rpm --root "$0" "$@"' "$ROOT" "$@"
 }
 if [ -n "${drpm:-}" ] && [ -s "$drpm" ]; then
-	cp "$drpm" "$ROOT/var/cache/tcp-bbr2-test/"
 	hide_kernels
+	# the package file is read from this side of the chroot
 	ok "rpm --root <chroot> --nodeps -i tcp_bbr2-dkms (its %posttrans builds the module)" \
-		rpm_root --nodeps -i "/var/cache/tcp-bbr2-test/${drpm##*/}"
+		rpm_root --nodeps -i "$drpm"
 	ok "dkms status: installed for $k by the RPM's scriptlet" status_is "$k" installed "$dkmsver"
 	ok "module in /lib/modules/$k is version $version for it" module_for "$k"
 	ok "rpm --root <chroot> -e tcp_bbr2-dkms" rpm_root --nodeps -e tcp_bbr2-dkms
 	ok "rpm: tcp_bbr2-dkms no longer installed" sh -c "! rpm --root '$ROOT' -q tcp_bbr2-dkms"
-	rm -f "$ROOT/var/cache/tcp-bbr2-test/${drpm##*/}"
 	show_kernels
 	rm -rf "$ROOT/var/lib/rpm" "$ROOT/usr/lib/sysimage/rpm"
 	ok "nothing left after rpm -e (files, DKMS tree, modules)" nothing_left
