@@ -7,7 +7,7 @@
 #   build-rpm.sh [OUTDIR]        (make rpm; OUTDIR defaults to the top of the tree)
 #
 # tcp_bbr2-dkms and bbr2-status (noarch) always; bbr2-bpf on x86_64 when
-# clang and bpftool are installed; the kmod/akmod packages of
+# clang and bpftool are installed; the akmod packages of
 # rpm/tcp_bbr2-kmod.spec only where kmodtool is (RPM Fusion's kmodtool,
 # on Fedora and EL with RPM Fusion), else that spec is only parsed
 # (rpmspec -P).  On a host whose packages are not RPMs (Debian's rpm), the
@@ -56,6 +56,8 @@ else
 	echo "build-rpm.sh: no clang/bpftool (or not x86_64): bbr2-bpf left out" >&2
 fi
 if command -v kmodtool >/dev/null; then
+	# the akmod, which akmods rebuilds on the host for each kernel
+	opts+=(--define "buildforkernels akmod")
 	build tcp_bbr2-kmod.spec
 else
 	rpmspec -P "$REPO/rpm/tcp_bbr2-kmod.spec" >/dev/null
