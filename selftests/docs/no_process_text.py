@@ -7,11 +7,11 @@ string of the code, tests and tools, and every file and folder name --
 describes the product as it is.  The history of how it got there belongs in
 the commit messages and, by release, in NEWS.  This check fails on:
 
-  - numbered work sessions ("session 12") and tracker references
-    ("issue 14") that no reader can open;
+  - numbered work sessions ("session <N>") and tracker references
+    ("issue <N>") that no reader can open;
   - dates of work (ISO dates), except in NEWS (release dates) and in the
     results pages and their raw data (the date a measurement was taken);
-  - paths outside the repository ("../shared/...");
+  - paths to a sibling of the checkout (".." + "/shared/...");
   - anecdotes about past CI runs and notes addressed to the developers;
   - file or folder names that carry a session number ("-s12-", "session").
 
@@ -34,7 +34,7 @@ TEXT = [
     ("CI anecdote", re.compile(
         r"\bCI (saw|stayed|failed|once|run once)\b|\bgreen CI\b"
         r"|\bsank one CI\b|\bmet in CI\b|\bthe stop's\b", re.I)),
-    ("note to developers", re.compile(
+    ("developer aside", re.compile(
         r"\bas the mission\b|\ba developer's\b|\bnotes? to (the )?developers\b",
         re.I)),
 ]
