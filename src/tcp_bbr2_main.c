@@ -16,7 +16,7 @@
 #include "bbr2.h"
 #include "bbr2_trace.h"
 
-#define BBR2_MODULE_VERSION	"0.1.0"
+#define BBR2_MODULE_VERSION	"1.0.0"
 
 /* Is any bbr2 tracepoint on?  Static keys: free while none is. */
 static inline bool bbr2_tracing(void)

@@ -8,7 +8,9 @@
 #               (selftests/runner/setup-deps.sh) and fetch the kernel's checkpatch
 #               and reference CCs (fetch-kernel-source.sh)
 #   2. quick    build against the VM kernel's headers with W=1 -Werror,
-#               checkpatch --strict, sparse, parameter docs in sync, shellcheck,
+#               checkpatch --strict, sparse, parameter docs in sync, one
+#               version everywhere, tables from raw data, no process
+#               text, shellcheck,
 #               userspace model tests (plain and under ASan/UBSan)
 #               the build matrix (5.10 to 7.x), the packages (make deb and
 #               make rpm, lintian, rpmlint; install, new kernel, upgrade and
@@ -119,6 +121,12 @@ stage "quick: every command in Documentation/ is run by a test" doc-commands \
 	python3 "$REPO/Documentation/doc-commands.py" check
 stage "quick: Documentation/*.rst is valid reStructuredText" rst \
 	/usr/bin/python3 "$REPO/Documentation/check-rst.py"
+stage "quick: one version in the module, dkms.conf, NEWS, packages, docs" version \
+	python3 "$SELFTESTS/docs/one_version.py"
+stage "quick: README and Documentation tables match the raw data" results \
+	"$SELFTESTS/docs/results_match_raw_data.sh"
+stage "quick: no development-process text in what ships" process-text \
+	python3 "$SELFTESTS/docs/no_process_text.py"
 if command -v shellcheck >/dev/null; then
 	stage "quick: shellcheck" shellcheck make -C "$SELFTESTS" check
 else
