@@ -152,6 +152,15 @@ clean_root() {
 	rm -f "$ROOT/etc/modules-load.d/tcp_bbr2.conf" "$ROOT/etc/sysctl.d/90-tcp-bbr2.conf"
 	find "$ROOT/lib/modules" -name 'tcp_bbr2.ko*' -delete
 	rm -rf "$ROOT/var/lib/rpm"
+	# a kernel that a headers metapackage brought in is not the test's
+	# shellcheck disable=SC2016 # dpkg-query's format
+	if in_root dpkg-query -W -f='${Status}' linux-headers-amd64 2>/dev/null | grep -q 'ok installed'; then
+		in_root env DEBIAN_FRONTEND=noninteractive apt-get -q purge -y linux-headers-amd64 >/dev/null 2>&1
+		in_root env DEBIAN_FRONTEND=noninteractive apt-get -q autoremove --purge -y >/dev/null 2>&1
+	fi
+	for d in "$ROOT"/lib/modules/*; do
+		[ -e "$d/build" ] || rm -rf "$d"
+	done
 	in_root dpkg --purge "linux-headers-$THIRD" >/dev/null 2>&1
 	rm -rf "$ROOT/lib/modules/$THIRD"
 	show_kernels
@@ -232,7 +241,11 @@ copy_tree() {
 }
 # "apt install ./x.deb" asks before it installs; with no terminal it would
 # abort, so the chroot's apt answers yes as the admin would.
-echo 'APT::Get::Assume-Yes "true";' >"$ROOT/etc/apt/apt.conf.d/90packaging-test-assume-yes"
+# Recommends are not installed: the packages recommend the headers
+# metapackage, which would bring the archive's newest kernel into the
+# chroot's set of kernels.
+printf 'APT::Get::Assume-Yes "true";\nAPT::Install-Recommends "false";\n' \
+	>"$ROOT/etc/apt/apt.conf.d/90packaging-test-assume-yes"
 
 # ---- 0. the packages, from a clean copy of the tree (make deb, make rpm)
 pkgs=$WORK/pkgs
