@@ -12,7 +12,9 @@
 #               version everywhere, tables from raw data, no process
 #               text, shellcheck,
 #               userspace model tests (plain and under ASan/UBSan)
-#               the build matrix (5.10 to 7.x), DKMS/.deb/make install test
+#               the build matrix (5.10 to 7.x), the packages (make deb and
+#               make rpm, lintian, rpmlint; install, new kernel, upgrade and
+#               removal in a chroot), DKMS and make install
 #   3. vm       the behavioural suite inside a QEMU VM (selftests/runner/run-suite.sh)
 #               on each kernel of VM_KERNELS (default: all of vm/kernels.conf),
 #               with a table test x kernel; then,
@@ -150,7 +152,7 @@ add_counts "$RESULTS/model-7.1.log"
 stage "quick: build matrix 5.10 6.1 6.12 7.x, W=1, no warnings" matrix \
 	"${sudo[@]}" "$SELFTESTS/build/build-matrix.sh"
 grep -A9 '^series kernel' "$RESULTS/matrix.log" | sed 's/^/   /'
-stage "quick: DKMS, .deb, make install, signing (chroot)" packaging \
+stage "quick: packages (deb, rpm), DKMS, make install, signing (chroot)" packaging \
 	"${sudo[@]}" "$SELFTESTS/packaging/packaging-test.sh"
 add_counts "$RESULTS/packaging.log"
 
