@@ -55,7 +55,8 @@ clean:
 			modules.order Module.symvers .tmp_versions; fi
 	if [ -d selftests/model ]; then $(MAKE) -C selftests/model clean; fi
 	if [ -d bpf ]; then $(MAKE) -C bpf clean; fi
-	rm -f tcp-bbr2-dkms_*.deb
+	rm -f tcp-bbr2*_* bbr2-bpf_*.deb bbr2-status_*.deb \
+		tcp_bbr2-*.rpm bbr2-bpf-*.rpm bbr2-status-*.rpm
 
 check:
 	$(MAKE) -C selftests/model check
