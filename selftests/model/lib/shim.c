@@ -118,6 +118,48 @@ void shim_div0(const char *file, int line, const char *what)
 	abort();
 }
 
+/* ---- access hooks and RCU ---- */
+
+void (*shim_read_hook)(void);
+void (*shim_write_hook)(void);
+
+void shim_run_hook(void (**hook)(void))
+{
+	void (*fn)(void) = *hook;
+
+	*hook = NULL;
+	fn();
+	if (!*hook)
+		*hook = fn;
+}
+
+int shim_rcu_depth;
+static struct rcu_head *shim_rcu_pending;
+
+void shim_kfree_rcu(void *obj, struct rcu_head *head)
+{
+	if (!shim_rcu_depth) {
+		kfree(obj);
+		return;
+	}
+	head->obj = obj;
+	head->next = shim_rcu_pending;
+	shim_rcu_pending = head;
+}
+
+void shim_rcu_read_unlock(void)
+{
+	struct rcu_head *h;
+
+	BUG_ON(shim_rcu_depth <= 0);
+	if (--shim_rcu_depth)
+		return;
+	while ((h = shim_rcu_pending)) {
+		shim_rcu_pending = h->next;
+		kfree(h->obj);
+	}
+}
+
 /* ---- kmalloc ---- */
 
 long shim_kmalloc_live;

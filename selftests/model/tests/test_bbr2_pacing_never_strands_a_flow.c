@@ -61,7 +61,7 @@ static void run(struct linksim_cfg *cfg, bool hostile, struct watch *w)
 	}
 	sim = linksim_new(cfg, "bbr2");
 	linksim_run_until(sim, HOSTILE_US);
-	bbr2_set_param("version", "3");		/* every default back */
+	bbr2_params_reset();			/* every default back */
 	for (i = 0; i < FLOWS; i++)
 		before[i] = linksim_flow_stats(sim, i)->bytes_acked;
 	linksim_run_until(sim, HOSTILE_US + RECOVER_US);
