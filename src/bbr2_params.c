@@ -164,14 +164,14 @@ int bbr2_tunables_write(struct bbr2_tunables *t, const char *name,
 		if (dflt) {
 			v = 3;
 		} else if (kstrtouint(val, 0, &v) || (v != 2 && v != 3)) {
-			snprintf(why, why_len, "must be 2 or 3 (or default)");
+			snprintf(why, why_len, "2 or 3");
 			return -EINVAL;
 		}
 		t->version = v;
 	} else if (!strcmp(name, "pacing_gain")) {
 		if (!dflt && bbr2_parse_pacing_gain(val, t->pacing_gain)) {
 			snprintf(why, why_len,
-				 "need 4 or 8 comma-separated gains in [%u, %u] (or default)",
+				 "4 or 8 comma-separated gains in %u..%u",
 				 BBR2_PACING_GAIN_MIN, BBR2_PACING_GAIN_MAX);
 			return -EINVAL;
 		}
@@ -187,8 +187,7 @@ int bbr2_tunables_write(struct bbr2_tunables *t, const char *name,
 			/* kstrtouint() takes echo's trailing newline */
 			if (kstrtouint(val, 0, &v) || v < p->min ||
 			    v > p->max) {
-				snprintf(why, why_len,
-					 "not an integer in [%u, %u] (or default)",
+				snprintf(why, why_len, "range %u..%u",
 					 p->min, p->max);
 				return -EINVAL;
 			}
