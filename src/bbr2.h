@@ -59,7 +59,9 @@ struct bbr2 {
 	u32	probe_rtt_done_stamp;	/* jiffies to end PROBE_RTT; 0: unset */
 	u32	next_rtt_delivered;	/* tp->delivered that ends this round */
 	u32	cycle_stamp_us;		/* us when this PROBE_BW phase began */
-	u32	probe_wait_us;		/* wall-clock wait before next probe */
+	u32	probe_wait_us:27,	/* wall-clock wait before next probe */
+		loss_mode:1,		/* the loss_mode this socket runs */
+		unused:4;
 	u32	prior_cwnd;		/* cwnd before recovery or PROBE_RTT */
 	u32	full_bw;		/* bw when it last grew by full_bw_thresh */
 	u32	bw_hi[2];		/* max bw of previous and current cycle */
@@ -74,7 +76,7 @@ struct bbr2 {
 	union {
 		/* REFILL and UP: packets ACKed since inflight_hi grew */
 		u32	bw_probe_up_acks;
-		/* DOWN and CRUISE, loss_mode 1 */
+		/* DOWN and CRUISE, when the socket runs loss_mode 1 */
 		struct {
 			/* rounds too small to judge their loss alone (the
 			 * pool is judged at 512 / loss_thresh packets, so it

@@ -688,9 +688,31 @@ static bool bbr2_can_use_ecn(const struct sock *sk,
 /* cruise.pool_lost is 8 bits wide */
 #define BBR2_BG_POOL_LOST_MAX	((1U << 8) - 1)
 
-static bool bbr2_loss_mode(const struct bbr2_tunables *t)
+/* The loss_mode this socket runs: latched, see bbr2_latch_loss_mode(). */
+static bool bbr2_loss_mode(const struct bbr2 *bbr)
 {
-	return bbr2_param(t, LOSS_MODE) != 0;
+	return bbr->loss_mode;
+}
+
+/*
+ * A socket takes the loss_mode parameter at init() and at the start of
+ * each PROBE_BW cycle (bbr2_start_bw_probe_down()), and runs that mode
+ * until the next: the mode decides what the word shared by
+ * bw_probe_up_acks and the cruising pool holds, and the state only mode 1
+ * keeps (the pool, bg_loss_level, low_rtt_in_round) is valid for it only
+ * from a point where it is (re)initialised.  A write of loss_mode reaches
+ * every socket within one cycle, never in the middle of one.
+ */
+static void bbr2_latch_loss_mode(struct bbr2 *bbr,
+				 const struct bbr2_tunables *t)
+{
+	bool on = bbr2_param(t, LOSS_MODE) != 0;
+
+	if (on == bbr->loss_mode)
+		return;
+	bbr->loss_mode = on;
+	bbr->bg_loss_level = 0;
+	bbr->low_rtt_in_round = 0;
 }
 
 /* Note an RTT sample that saw (next to) no queue. */
@@ -785,7 +807,7 @@ static u32 bbr2_loss_thresh_x2(const struct bbr2 *bbr,
 {
 	u32 thresh = bbr2_param(t, LOSS_THRESH);
 
-	if (!bbr2_loss_mode(t))
+	if (!bbr2_loss_mode(bbr))
 		return thresh << 1;
 	return thresh * (2 + bbr->bg_loss_level);
 }
@@ -809,7 +831,7 @@ static bool bbr2_loss_beyond_background(const struct bbr2 *bbr, u64 lost,
 
 	if (lost <= limit)
 		return false;
-	if (!bbr2_loss_mode(t) || !bbr->bg_loss_level)
+	if (!bbr2_loss_mode(bbr) || !bbr->bg_loss_level)
 		return true;
 	expected = ((u64)tx_in_flight * bbr2_param(t, LOSS_THRESH) *
 		    bbr->bg_loss_level) >> (BBR_SCALE + 1);
@@ -873,7 +895,7 @@ static u32 bbr2_inflight_with_headroom(const struct sock *sk,
 	headroom = ((u64)bbr->inflight_hi * bbr2_param(t, INFLIGHT_HEADROOM)) >>
 		   BBR_SCALE;
 	headroom = max(headroom, 1U);
-	if (bbr2_loss_mode(t))
+	if (bbr2_loss_mode(bbr))
 		headroom += BBR2_CRUISE_OVERSHOOT_PKTS;
 	if (headroom >= bbr->inflight_hi)
 		return min_cwnd;
@@ -931,7 +953,7 @@ static bool bbr2_is_congestion_loss(const struct sock *sk,
 
 	if (!bbr->loss_in_round)
 		return false;
-	if (!bbr2_loss_mode(t))
+	if (!bbr2_loss_mode(bbr))
 		return true;
 	own_queue = bbr->mode == BBR2_PROBE_BW &&
 		    bbr->cycle_idx == BBR2_BW_PROBE_DOWN;
@@ -966,7 +988,7 @@ static void bbr2_trim_cruising_cap(struct sock *sk, const struct bbr2_ack *ack,
 	u32 floor = bbr2_param(t, CWND_MIN_TARGET) +
 		    BBR2_CRUISE_OVERSHOOT_PKTS + 1;
 
-	if (!bbr2_loss_mode(t) || bbr->mode != BBR2_PROBE_BW ||
+	if (!bbr2_loss_mode(bbr) || bbr->mode != BBR2_PROBE_BW ||
 	    bbr->cycle_idx != BBR2_BW_PROBE_CRUISE ||
 	    bbr->inflight_hi == ~0U || bbr2_standing_queue(bbr) ||
 	    ack->lost < BBR2_CRUISE_TRIM_LOST)
@@ -1069,7 +1091,7 @@ static void bbr2_update_congestion_signals(struct sock *sk,
 
 	if (!bbr->loss_round_start)
 		return;
-	if (bbr2_loss_mode(t)) {
+	if (bbr2_loss_mode(bbr)) {
 		bbr2_update_bg_loss(sk, ack, t);
 		bbr2_check_queue_loss_in_startup(sk, rs, ack, t);
 	}
@@ -1124,7 +1146,7 @@ static bool bbr2_queue_lets_reno_in(const struct sock *sk,
 	u64 not_queue = min_rtt >> BBR2_QUEUE_RTT_SHIFT;
 	u32 bw = bbr2_bw(bbr);
 
-	if (!bbr2_loss_mode(t))
+	if (!bbr2_loss_mode(bbr))
 		return true;
 	if (bw)
 		not_queue += 2 * div_u64(BW_UNIT, bw);	/* us per packet, x2 */
@@ -1239,11 +1261,12 @@ static void bbr2_start_bw_probe_down(struct sock *sk,
 
 	bbr2_reset_congestion_signals(bbr);
 	bbr2_pick_probe_wait(bbr, t);
+	bbr2_latch_loss_mode(bbr, t);
 	/* loss_mode 1: the background must be confirmed in every cycle. */
 	if (bbr->bg_loss_level)
 		bbr->bg_loss_level--;
 	/* the pool shares its word with PROBE_UP's bw_probe_up_acks */
-	if (bbr2_loss_mode(t))
+	if (bbr2_loss_mode(bbr))
 		bbr2_empty_bg_pool(bbr);
 	bbr->cycle_stamp_us = bbr2_now_us(tp);
 	bbr->ack_phase = BBR2_ACKS_PROBE_STOPPING;
@@ -1254,7 +1277,7 @@ static void bbr2_start_bw_probe_down(struct sock *sk,
 static void bbr2_start_bw_probe_cruise(struct bbr2 *bbr,
 				       const struct bbr2_tunables *t)
 {
-	if (bbr2_loss_mode(t))
+	if (bbr2_loss_mode(bbr))
 		bbr2_empty_bg_pool(bbr);
 	if (bbr->inflight_lo != ~0U)
 		bbr->inflight_lo = min(bbr->inflight_lo, bbr->inflight_hi);
@@ -1756,7 +1779,7 @@ static bool bbr2_min_rtt_expired(const struct bbr2 *bbr, u32 probe_rtt_win,
 	u64 min_rtt = bbr->min_rtt_us;
 	u32 win = bbr2_param(t, MIN_RTT_WIN_SEC) * HZ;
 
-	if (bbr2_loss_mode(t) &&
+	if (bbr2_loss_mode(bbr) &&
 	    bbr->probe_rtt_min_us > min_rtt + (min_rtt >> 2))
 		win = min(win, probe_rtt_win * 3 / 2);
 	return after(tcp_jiffies32, bbr->min_rtt_stamp + win);
@@ -1876,7 +1899,7 @@ void bbr2_main(struct sock *sk, const struct rate_sample *rs,
 		bbr->ece_pending = 0;
 	}
 
-	if (unlikely(bbr2_loss_mode(t)))
+	if (unlikely(bbr2_loss_mode(bbr)))
 		bbr2_note_low_rtt(sk, rs);
 	bbr2_update_latest_delivery_signals(sk, rs, &ack);
 	bbr2_update_model(sk, rs, &ack, t);
@@ -1902,6 +1925,7 @@ void bbr2_init(struct sock *sk, const struct bbr2_tunables *t)
 
 	memset(bbr, 0, sizeof(*bbr));
 	bbr->initialized = 1;
+	bbr->loss_mode = bbr2_param(t, LOSS_MODE) != 0;
 	bbr->init_cwnd = min(0x7FU, tcp_snd_cwnd(tp));
 	bbr->prior_cwnd = tp->prior_cwnd;
 	tp->snd_ssthresh = TCP_INFINITE_SSTHRESH;

@@ -456,6 +456,11 @@ static int __init bbr2_check_param_table(void)
 			    p->v2_default < p->min || p->v2_default > p->max))
 			return -EINVAL;
 	}
+	/* struct bbr2's probe_wait_us is 27 bits: base + random part */
+	if (WARN_ON(bbr2_param_table[BBR2_PARAM_BW_PROBE_BASE_US].max +
+		    bbr2_param_table[BBR2_PARAM_BW_PROBE_RAND_US].max >=
+		    BIT(27)))
+		return -EINVAL;
 	return 0;
 }
 
