@@ -128,21 +128,56 @@ static void bbr2_traced_set_state(struct sock *sk, u8 new_state)
 	rcu_read_unlock();
 }
 
-static u32 bbr2_glue_undo_cwnd(struct sock *sk)
+static noinline u32 bbr2_undo_cwnd_traced(struct sock *sk,
+					 const struct bbr2_tunables *t)
 {
+	struct bbr2_trace_snap snap;
+	u32 ret;
+
+	bbr2_trace_snap(sk, &snap);
+	ret = bbr2_undo_cwnd(sk, t);
+	bbr2_trace_changes(sk, &snap, 0);
+	return ret;
+}
+
+/* A spurious recovery's undo restores the bounds: trace it. */
+static u32 bbr2_traced_undo_cwnd(struct sock *sk)
+{
+	const struct bbr2_tunables *t;
 	u32 ret;
 
 	rcu_read_lock();
-	ret = bbr2_undo_cwnd(sk, rcu_dereference(bbr2_tunables_active));
+	t = rcu_dereference(bbr2_tunables_active);
+	if (unlikely(bbr2_tracing()))
+		ret = bbr2_undo_cwnd_traced(sk, t);
+	else
+		ret = bbr2_undo_cwnd(sk, t);
 	rcu_read_unlock();
 	return ret;
 }
 
 #ifdef BBR2_HAVE_CWND_EVENT_TX_START
-static void bbr2_glue_cwnd_event_tx_start(struct sock *sk)
+static noinline void bbr2_tx_start_traced(struct sock *sk,
+					  const struct bbr2_tunables *t)
 {
+	struct bbr2_trace_snap snap;
+
+	bbr2_trace_snap(sk, &snap);
+	bbr2_cwnd_event_tx_start(sk, t);
+	bbr2_trace_changes(sk, &snap, 0);
+}
+
+/* 7.1+: the idle restart's own op; it may end PROBE_RTT, as above. */
+static void bbr2_traced_cwnd_event_tx_start(struct sock *sk)
+{
+	const struct bbr2_tunables *t;
+
 	rcu_read_lock();
-	bbr2_cwnd_event_tx_start(sk, rcu_dereference(bbr2_tunables_active));
+	t = rcu_dereference(bbr2_tunables_active);
+	if (unlikely(bbr2_tracing()))
+		bbr2_tx_start_traced(sk, t);
+	else
+		bbr2_cwnd_event_tx_start(sk, t);
 	rcu_read_unlock();
 }
 #endif
@@ -191,10 +226,10 @@ static struct tcp_congestion_ops tcp_bbr2_cong_ops __read_mostly = {
 	.init		= bbr2_traced_init,
 	.cong_control	= bbr2_cong_control,
 	.sndbuf_expand	= bbr2_sndbuf_expand,
-	.undo_cwnd	= bbr2_glue_undo_cwnd,
+	.undo_cwnd	= bbr2_traced_undo_cwnd,
 	.cwnd_event	= bbr2_traced_cwnd_event,
 #ifdef BBR2_HAVE_CWND_EVENT_TX_START
-	.cwnd_event_tx_start = bbr2_glue_cwnd_event_tx_start,
+	.cwnd_event_tx_start = bbr2_traced_cwnd_event_tx_start,
 #endif
 	.in_ack_event	= bbr2_in_ack_event,
 	.ssthresh	= bbr2_ssthresh,

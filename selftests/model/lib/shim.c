@@ -160,6 +160,47 @@ void shim_rcu_read_unlock(void)
 	}
 }
 
+/* ---- tracepoints ---- */
+
+#include <linux/tracepoint.h>
+
+#define SHIM_MAX_TRACE_EVENTS	32
+
+bool shim_trace_on;
+static struct {
+	const char *name;
+	unsigned long hits;
+} shim_trace_events[SHIM_MAX_TRACE_EVENTS];
+
+void shim_trace_hit(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < SHIM_MAX_TRACE_EVENTS; i++) {
+		if (!shim_trace_events[i].name)
+			shim_trace_events[i].name = name;
+		if (!strcmp(shim_trace_events[i].name, name)) {
+			shim_trace_events[i].hits++;
+			return;
+		}
+	}
+}
+
+unsigned long shim_trace_hits(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < SHIM_MAX_TRACE_EVENTS && shim_trace_events[i].name; i++)
+		if (!strcmp(shim_trace_events[i].name, name))
+			return shim_trace_events[i].hits;
+	return 0;
+}
+
+void shim_trace_reset(void)
+{
+	memset(shim_trace_events, 0, sizeof(shim_trace_events));
+}
+
 /* ---- kmalloc ---- */
 
 long shim_kmalloc_live;
