@@ -128,8 +128,8 @@ static void bbr2_traced_set_state(struct sock *sk, u8 new_state)
 	rcu_read_unlock();
 }
 
-static noinline u32 bbr2_undo_cwnd_traced(struct sock *sk,
-					 const struct bbr2_tunables *t)
+static noinline u32
+bbr2_undo_cwnd_traced(struct sock *sk, const struct bbr2_tunables *t)
 {
 	struct bbr2_trace_snap snap;
 	u32 ret;
