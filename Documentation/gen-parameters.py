@@ -13,6 +13,7 @@ import re
 import sys
 
 TOP = pathlib.Path(__file__).resolve().parent.parent
+crules = {}
 OUT = TOP / "Documentation" / "parameters.rst"
 
 
@@ -31,6 +32,12 @@ def load():
             sys.exit(f"gen-parameters: {name} has no MODULE_PARM_DESC")
         rows.append((name, v3, v2, f"{lo} .. {hi}",
                      re.sub(r"\s*\[[^]]*\]$", "", desc)))
+    global crules
+    crules = dict(re.findall(r'#define (BBR2_\w+_MIN(?:_US)?)\s+(\d+)',
+                             (TOP / "src" / "bbr2_params.h").read_text()))
+    for name in ("BBR2_CRUISE_GAIN_MIN", "BBR2_PROBE_WAIT_MIN_US"):
+        if name not in crules:
+            sys.exit(f"gen-parameters: src/bbr2_params.h has no {name}")
     for name in ("version", "pacing_gain"):
         if name not in descs:
             sys.exit(f"gen-parameters: {name} has no MODULE_PARM_DESC")
@@ -82,6 +89,32 @@ def render(rows, descs):
         "",
         "``pacing_gain``",
         "   " + descs["pacing_gain"],
+        "",
+        "Rules between parameters",
+        "   Each value in its range is not enough: a write is also refused",
+        "   (``EINVAL``, and the kernel log names the parameters in conflict",
+        "   and a value that would be accepted) when the set it would make",
+        "   breaks one of these rules.  Each was found by running parameter",
+        "   sets drawn from everything the ranges allow through the userspace",
+        "   model (``test_bbr2_params_never_starve_a_flow``): without it, a",
+        "   flow on a clean path fell below half of the defaults' goodput, or",
+        "   kept the bottleneck's buffer full.",
+        "",
+        "   - ``pacing_gain``: UP above 256, DOWN below 256, CRUISE and REFILL",
+        f"     at least {crules['BBR2_CRUISE_GAIN_MIN']} (a CRUISE gain of 1 cruises at 1/256 of the",
+        "     bandwidth).",
+        "   - ``high_gain`` above ``full_bw_thresh``: STARTUP ends when the",
+        "     bandwidth grows by less than ``full_bw_thresh`` in a round, which",
+        "     a gain below it cannot reach.",
+        "   - ``probe_rtt_mode_ms`` at most a quarter of ``probe_rtt_win_ms``",
+        "     and of ``min_rtt_win_sec``: a flow spends at most a quarter of",
+        "     its time in PROBE_RTT.  To lengthen PROBE_RTT, raise the",
+        "     interval first.",
+        "   - ``bw_probe_base_us + bw_probe_rand_us`` at least",
+        f"     {crules['BBR2_PROBE_WAIT_MIN_US']}: probing for bandwidth more often keeps the",
+        "     bottleneck's buffer full and costs retransmissions.",
+        "   - ``drain_gain`` at most 230 (its range): DRAIN must drain the",
+        "     queue STARTUP built, not only through the 1 % pacing margin.",
         "",
         rule, line(head), rule,
     ]

@@ -219,23 +219,63 @@ int bbr2_tunables_read(const struct bbr2_tunables *t, const char *name,
 
 /*
  * Rules a set must keep as a whole: values that each lie in their range but
- * together would stall the state machine.  Returns -EINVAL and names the
- * parameters in conflict in why.
+ * together starve a flow or fill the bottleneck's buffer, found by drawing
+ * parameter sets from everything the interface accepts and running them in
+ * the userspace model (selftests/model, test_bbr2_params_never_starve_a_flow;
+ * Documentation/parameters.rst has the rules for admins).  On a violation
+ * returns -EINVAL, and why names the parameters in conflict and a value
+ * that would be accepted.
  */
 int bbr2_tunables_check(const struct bbr2_tunables *t, char *why,
 			size_t why_len)
 {
-	/* Indices follow enum bbr2_cycle_phase: UP = 0, DOWN = 1. */
-	if (t->pacing_gain[0] <= 256) {
+	const u32 *g = t->pacing_gain;
+	u32 mode_ms = bbr2_param(t, PROBE_RTT_MODE_MS);
+	u32 win_ms = bbr2_param(t, PROBE_RTT_WIN_MS);
+	u32 min_rtt_ms = bbr2_param(t, MIN_RTT_WIN_SEC) * 1000;
+	u32 wait_us = bbr2_param(t, BW_PROBE_BASE_US) +
+		      bbr2_param(t, BW_PROBE_RAND_US);
+
+	/* Indices follow enum bbr2_cycle_phase: UP, DOWN, CRUISE, REFILL. */
+	if (g[0] <= 256) {
 		snprintf(why, why_len,
 			 "pacing_gain: UP gain %u must be above 256 to probe",
-			 t->pacing_gain[0]);
+			 g[0]);
 		return -EINVAL;
 	}
-	if (t->pacing_gain[1] >= 256) {
+	if (g[1] >= 256) {
 		snprintf(why, why_len,
 			 "pacing_gain: DOWN gain %u must be below 256 to drain",
-			 t->pacing_gain[1]);
+			 g[1]);
+		return -EINVAL;
+	}
+	/* below 0.75 the flow gives up the bandwidth it cruises at */
+	if (g[2] < BBR2_CRUISE_GAIN_MIN || g[3] < BBR2_CRUISE_GAIN_MIN) {
+		snprintf(why, why_len,
+			 "pacing_gain: CRUISE and REFILL gains (%u, %u) must be at least %u",
+			 g[2], g[3], BBR2_CRUISE_GAIN_MIN);
+		return -EINVAL;
+	}
+	/* STARTUP must be able to grow bw faster than what ends it */
+	if (bbr2_param(t, HIGH_GAIN) <= bbr2_param(t, FULL_BW_THRESH)) {
+		snprintf(why, why_len,
+			 "high_gain %u must be above full_bw_thresh %u, or STARTUP ends at its first rate",
+			 bbr2_param(t, HIGH_GAIN), bbr2_param(t, FULL_BW_THRESH));
+		return -EINVAL;
+	}
+	/* PROBE_RTT at most a quarter of the time */
+	if (mode_ms * 4 > min(win_ms, min_rtt_ms)) {
+		snprintf(why, why_len,
+			 "probe_rtt_mode_ms %u needs probe_rtt_win_ms >= %u and min_rtt_win_sec >= %u (now %u and %u), or probe_rtt_mode_ms <= %u",
+			 mode_ms, mode_ms * 4, DIV_ROUND_UP(mode_ms * 4, 1000),
+			 win_ms, min_rtt_ms / 1000, min(win_ms, min_rtt_ms) / 4);
+		return -EINVAL;
+	}
+	/* probing more often keeps the bottleneck's buffer full */
+	if (wait_us < BBR2_PROBE_WAIT_MIN_US) {
+		snprintf(why, why_len,
+			 "bw_probe_base_us + bw_probe_rand_us is %u, must be at least %u",
+			 wait_us, BBR2_PROBE_WAIT_MIN_US);
 		return -EINVAL;
 	}
 	return 0;

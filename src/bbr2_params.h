@@ -82,6 +82,10 @@ extern const struct bbr2_param bbr2_param_table[BBR2_NR_PARAMS];
 #define BBR2_PACING_GAIN_MIN	1
 #define BBR2_PACING_GAIN_MAX	1023
 
+/* Cross-parameter rules (bbr2_tunables_check()). */
+#define BBR2_CRUISE_GAIN_MIN	192		/* CRUISE, REFILL >= 0.75 */
+#define BBR2_PROBE_WAIT_MIN_US	500000		/* base + rand probe wait */
+
 /* explicit_mask bit of pacing_gain; bit N < BBR2_NR_PARAMS: parameter N */
 #define BBR2_EXPLICIT_PACING_GAIN	BBR2_NR_PARAMS
 

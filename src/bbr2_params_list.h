@@ -7,7 +7,7 @@
  */
 P(HIGH_GAIN, "high_gain", 710, 739, 256, 2047)
 P(STARTUP_CWND_GAIN, "startup_cwnd_gain", 512, 739, 256, 2047)
-P(DRAIN_GAIN, "drain_gain", 88, 88, 1, 256)
+P(DRAIN_GAIN, "drain_gain", 88, 88, 1, 230)
 P(CWND_GAIN, "cwnd_gain", 512, 512, 256, 2047)
 P(BW_PROBE_CWND_GAIN, "bw_probe_cwnd_gain", 1, 0, 0, 3)
 P(BW_PROBE_PIF_GAIN, "bw_probe_pif_gain", 320, 320, 256, 511)

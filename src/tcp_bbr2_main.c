@@ -355,7 +355,7 @@ module_param_cb(startup_cwnd_gain, &bbr2_tunable_param_ops, NULL, 0644);
 MODULE_PARM_DESC(startup_cwnd_gain, "STARTUP and DRAIN cwnd gain, 1/256 (512 = 2.0) [256..2047; default 512, v2 739]");
 
 module_param_cb(drain_gain, &bbr2_tunable_param_ops, NULL, 0644);
-MODULE_PARM_DESC(drain_gain, "DRAIN pacing gain, 1/256 (88 = 0.344 = 1/2.885) [1..256; default 88, v2 88]");
+MODULE_PARM_DESC(drain_gain, "DRAIN pacing gain, 1/256 (88 = 0.344 = 1/2.885) [1..230; default 88, v2 88]");
 
 module_param_cb(cwnd_gain, &bbr2_tunable_param_ops, NULL, 0644);
 MODULE_PARM_DESC(cwnd_gain, "PROBE_BW cwnd gain, 1/256 (512 = 2.0) [256..2047; default 512, v2 512]");
@@ -467,7 +467,7 @@ MODULE_PARM_DESC(loss_mode, "1: loss cuts inflight only with a standing queue or
 
 module_param_cb(pacing_gain, &bbr2_tunable_param_ops, NULL, 0644);
 MODULE_PARM_DESC(pacing_gain,
-		 "PROBE_BW pacing gains UP,DOWN,CRUISE,REFILL[,4 unused], 1/256 [1..1023; v3 default 320,232,256,256,256,256,256,256, v2 320,192,256,...]");
+		 "PROBE_BW pacing gains UP,DOWN,CRUISE,REFILL[,4 unused], 1/256; UP > 256 > DOWN, CRUISE and REFILL >= 192 [1..1023; v3 default 320,232,256,256,256,256,256,256, v2 320,192,256,...]");
 
 /* ---------------------------------------------------------------------- */
 /* version: BBRv3 or BBRv2 behaviour, with that version's constants.      */

@@ -36,10 +36,16 @@ static inline int bbr2_set_param(const char *name, const char *val)
 static inline void bbr2_params_reset(void)
 {
 	const struct kernel_param *kp;
-	unsigned int i;
+	unsigned int i, pass;
 
-	for (i = 0; (kp = shim_param_nth("tcp_bbr2", i)); i++)
-		kp->ops->set("default", kp);
+	/* twice: a rule between two parameters may refuse the first */
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; (kp = shim_param_nth("tcp_bbr2", i)); i++)
+			kp->ops->set("default", kp);
+	if (!shim_param_set("tcp_bbr2", "version", "default"))
+		return;
+	/* a module without "default": version=3 reloads every default */
+	shim_param_set("tcp_bbr2", "version", "3");
 }
 
 /* A scalar tcp_bbr2 parameter's current value, as sysfs shows it. */
