@@ -4,7 +4,9 @@
  * of a write.
  *
  * This file holds no sysfs glue and no storage (see tcp_bbr2_main.c), so
- * the same code runs in the userspace model tests and the bbr2-bpf loader.
+ * the same code runs in the userspace model tests and the bbr2-bpf loader
+ * (which gives it only what bpf/cli/linux/ provides: no min(), no
+ * DIV_ROUND_UP()).
  * bbr2_tunables_write() works on a private copy of a set: it either leaves
  * a fully validated set there or returns -EINVAL and says why.
  */
@@ -264,11 +266,12 @@ int bbr2_tunables_check(const struct bbr2_tunables *t, char *why,
 		return -EINVAL;
 	}
 	/* PROBE_RTT at most a quarter of the time */
-	if (mode_ms * 4 > min(win_ms, min_rtt_ms)) {
+	if (mode_ms * 4 > win_ms || mode_ms * 4 > min_rtt_ms) {
 		snprintf(why, why_len,
 			 "probe_rtt_mode_ms %u needs probe_rtt_win_ms >= %u and min_rtt_win_sec >= %u (now %u and %u), or probe_rtt_mode_ms <= %u",
-			 mode_ms, mode_ms * 4, DIV_ROUND_UP(mode_ms * 4, 1000),
-			 win_ms, min_rtt_ms / 1000, min(win_ms, min_rtt_ms) / 4);
+			 mode_ms, mode_ms * 4, (mode_ms * 4 + 999) / 1000,
+			 win_ms, min_rtt_ms / 1000,
+			 (win_ms < min_rtt_ms ? win_ms : min_rtt_ms) / 4);
 		return -EINVAL;
 	}
 	/* probing more often keeps the bottleneck's buffer full */
