@@ -210,7 +210,11 @@ def churn(args, names, rng):
                 v = "0" if cur == "1" else "1"
             rc = write(name, v)
             res["flips"][name] += 1
-            if (rc or read(name).rstrip("\n") != v) and len(res["bad"]) < 10:
+            if rc == errno.EINVAL and read(name).rstrip("\n") == cur:
+                # a version whose defaults would break a rule with a value
+                # set explicitly (e.g. full_bw_thresh above its high_gain)
+                res["refused_by_rule"] += 1
+            elif (rc or read(name).rstrip("\n") != v) and len(res["bad"]) < 10:
                 res["bad"].append("flip %s %s->%s: rc %d, reads %r" % (name, cur, v, rc,
                                                                     read(name)))
         elif r.random() < 0.5:

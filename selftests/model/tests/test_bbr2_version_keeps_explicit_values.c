@@ -5,7 +5,9 @@
  * modprobe line is "beta=100 version=2"), ecn_enable and loss_mode survive
  * a runtime switch, every other parameter follows the version's defaults,
  * and writing "default" makes a parameter follow them again.  Parameters
- * given before the module's init() (insmod arguments) count the same.
+ * given before the module's init() (insmod arguments) count the same.  A
+ * switch whose defaults would break a rule between parameters with an
+ * explicit value is refused, as any write that would.
  */
 #include "bbr2_util.h"
 
@@ -54,7 +56,7 @@ int main(void)
 {
 	bool ok;
 
-	tap_plan(8);
+	tap_plan(9);
 	shim_quiet = 1;
 
 	/* insmod tcp_bbr2 beta=100 version=2: both before init() */
@@ -97,6 +99,14 @@ int main(void)
 	       !bbr2_set_param("pacing_gain", "default\n") &&
 	       is("pacing_gain", "320,192,256,256,256,256,256,256"),
 	       "an explicit pacing_gain stays across a switch; default gives v2's gains");
+	bbr2_params_reset();
+
+	/* a switch is checked as a whole, as any write */
+	ok = !bbr2_set_param("version", "2") &&
+	     !bbr2_set_param("full_bw_thresh", "720") &&
+	     bbr2_set_param("version", "3") == -EINVAL;
+	tap_ok(ok && is("version", "2") && is("high_gain", "739"),
+	       "a switch to v3 whose high_gain (710) would not exceed an explicit full_bw_thresh of 720 is refused, nothing changed");
 	bbr2_params_reset();
 
 	snapshot(snap_a);
