@@ -16,10 +16,8 @@
 #include "bbr2.h"
 #include <bpf/bpf_endian.h>
 
-/* The parameter storage that src/bbr2_params.c holds in the module. */
-struct bbr2_param bbr2_param_table[BBR2_NR_PARAMS];
-u32 bbr2_version;
-u32 bbr2_pacing_gain_cycle[BBR2_CYCLE_LEN];
+/* The tunables: the set the module publishes by RCU, here in place. */
+struct bbr2_tunables bbr2_tunables;
 
 /* The per-CPU working copies of the private area (bbr2_bpf_shim.h). */
 struct bbr2_bpf_cpu bbr2_bpf_cpus[BBR2_BPF_MAX_CPUS];
@@ -92,15 +90,20 @@ static __always_inline void bbr2_bpf_exit(struct sock *sk)
  * so each is inlined into the program that calls it instead.
  */
 #define BBR2_BPF_INLINE	__attribute__((always_inline))
-void bbr2_init(struct sock *sk) BBR2_BPF_INLINE;
-void bbr2_main(struct sock *sk, const struct rate_sample *rs) BBR2_BPF_INLINE;
+void bbr2_init(struct sock *sk, const struct bbr2_tunables *t) BBR2_BPF_INLINE;
+void bbr2_main(struct sock *sk, const struct rate_sample *rs,
+	       const struct bbr2_tunables *t) BBR2_BPF_INLINE;
 u32 bbr2_ssthresh(struct sock *sk) BBR2_BPF_INLINE;
-u32 bbr2_undo_cwnd(struct sock *sk) BBR2_BPF_INLINE;
-void bbr2_set_state(struct sock *sk, u8 new_state) BBR2_BPF_INLINE;
-void bbr2_cwnd_event(struct sock *sk, enum tcp_ca_event event) BBR2_BPF_INLINE;
-void bbr2_cwnd_event_tx_start(struct sock *sk) BBR2_BPF_INLINE;
+u32 bbr2_undo_cwnd(struct sock *sk, const struct bbr2_tunables *t) BBR2_BPF_INLINE;
+void bbr2_set_state(struct sock *sk, u8 new_state,
+		    const struct bbr2_tunables *t) BBR2_BPF_INLINE;
+void bbr2_cwnd_event(struct sock *sk, enum tcp_ca_event event,
+		     const struct bbr2_tunables *t) BBR2_BPF_INLINE;
+void bbr2_cwnd_event_tx_start(struct sock *sk,
+			      const struct bbr2_tunables *t) BBR2_BPF_INLINE;
 void bbr2_in_ack_event(struct sock *sk, u32 flags) BBR2_BPF_INLINE;
-u32 bbr2_min_tso_segs(struct sock *sk) BBR2_BPF_INLINE;
+u32 bbr2_min_tso_segs(struct sock *sk,
+		      const struct bbr2_tunables *t) BBR2_BPF_INLINE;
 u32 bbr2_sndbuf_expand(struct sock *sk) BBR2_BPF_INLINE;
 
 #include "../src/bbr2_model.c"
@@ -110,7 +113,7 @@ void BPF_PROG(bbr2_bpf_init, struct sock *sk)
 {
 	if (!bbr2_bpf_enter(sk))
 		return;
-	bbr2_init(sk);
+	bbr2_init(sk, &bbr2_tunables);
 	bbr2_bpf_exit(sk);
 }
 
@@ -121,7 +124,7 @@ void BPF_PROG(bbr2_bpf_cong_control, struct sock *sk, u32 ack, int flag,
 {
 	if (!bbr2_bpf_enter(sk))
 		return;
-	bbr2_main(sk, rs);
+	bbr2_main(sk, rs, &bbr2_tunables);
 	bbr2_bpf_exit(sk);
 }
 
@@ -144,7 +147,7 @@ u32 BPF_PROG(bbr2_bpf_undo_cwnd, struct sock *sk)
 
 	if (!bbr2_bpf_enter(sk))
 		return tcp_snd_cwnd(tcp_sk(sk));
-	ret = bbr2_undo_cwnd(sk);
+	ret = bbr2_undo_cwnd(sk, &bbr2_tunables);
 	bbr2_bpf_exit(sk);
 	return ret;
 }
@@ -154,7 +157,7 @@ void BPF_PROG(bbr2_bpf_set_state, struct sock *sk, u8 new_state)
 {
 	if (!bbr2_bpf_enter(sk))
 		return;
-	bbr2_set_state(sk, new_state);
+	bbr2_set_state(sk, new_state, &bbr2_tunables);
 	bbr2_bpf_exit(sk);
 }
 
@@ -163,7 +166,7 @@ void BPF_PROG(bbr2_bpf_cwnd_event, struct sock *sk, enum tcp_ca_event event)
 {
 	if (!bbr2_bpf_enter(sk))
 		return;
-	bbr2_cwnd_event(sk, event);
+	bbr2_cwnd_event(sk, event, &bbr2_tunables);
 	bbr2_bpf_exit(sk);
 }
 
@@ -183,7 +186,7 @@ u32 BPF_PROG(bbr2_bpf_min_tso_segs, struct sock *sk)
 
 	if (!bbr2_bpf_enter(sk))
 		return 2;
-	ret = bbr2_min_tso_segs(sk);
+	ret = bbr2_min_tso_segs(sk, &bbr2_tunables);
 	bbr2_bpf_exit(sk);
 	return ret;
 }
@@ -271,8 +274,8 @@ int bbr2_bpf_sockets(struct bpf_iter__tcp *ctx)
 		       bbr2_bpf_phase_names[bbr->cycle_idx & 3], bw * 8,
 		       max_bw * 8);
 	BPF_SEQ_PRINTF(seq, "min_rtt:%u pacing_gain:%u cwnd_gain:%u cwnd:%u ",
-		       bbr->min_rtt_us, bbr2_pacing_gain(bbr),
-		       bbr2_cwnd_gain(bbr), tp->snd_cwnd);
+		       bbr->min_rtt_us, bbr2_pacing_gain(bbr, &bbr2_tunables),
+		       bbr2_cwnd_gain(bbr, &bbr2_tunables), tp->snd_cwnd);
 	BPF_SEQ_PRINTF(seq, "inflight_hi:%u inflight_lo:%u bw_lo:%u ",
 		       bbr->inflight_hi, bbr->inflight_lo, bbr->bw_lo);
 	BPF_SEQ_PRINTF(seq, "ecn_alpha:%u pacing_rate:%lu full_bw_reached:%u\n",

@@ -15,8 +15,9 @@
  *
  * The tunables are the module's: the same names, units and ranges, checked
  * by the same code (src/bbr2_params.c) before anything is written.  They
- * live in the program's global data, pinned as DIR/params and written in
- * place, one 32-bit word at a time, as the module's parameters are.
+ * live in the program's global data, pinned as DIR/params: one
+ * struct bbr2_tunables, validated whole in userspace and written in place,
+ * one 32-bit word at a time.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -65,65 +66,42 @@ static char *pin_path(const char *name)
 }
 
 /* ---------------------------------------------------------------------- */
-/* Tunables: the userspace copy of the table, validated by bbr2_params.c.  */
+/* Tunables: a userspace copy of the set, written by bbr2_params.c.       */
 
-static struct bbr2_param *find_param(const char *name, size_t len)
+static struct bbr2_tunables tunables;
+
+static bool is_tunable(const char *name)
 {
-	unsigned int i;
+	char buf[128];
 
-	for (i = 0; i < BBR2_NR_PARAMS; i++)
-		if (strlen(bbr2_param_table[i].name) == len &&
-		    !strncmp(bbr2_param_table[i].name, name, len))
-			return &bbr2_param_table[i];
-	return NULL;
+	return bbr2_tunables_read(&tunables, name, buf, sizeof(buf)) > 0;
 }
 
 /*
- * Apply one NAME=VALUE to the local table, as a write to the module's
+ * Apply one NAME=VALUE to the local set, as a write to the module's
  * /sys/module/tcp_bbr2/parameters/NAME would; 0 or -1 with the reason.
  */
 static int apply_one(const char *arg)
 {
 	const char *eq = strchr(arg, '=');
-	struct bbr2_param *p;
-	const char *val;
+	char name[64], why[BBR2_WHY_LEN];
 	size_t len;
-	u32 v;
 
 	if (!eq || eq == arg) {
 		err("'%s': expected NAME=VALUE", arg);
 		return -1;
 	}
 	len = eq - arg;
-	val = eq + 1;
-	if (len == 7 && !strncmp(arg, "version", 7)) {
-		unsigned int ver;
-
-		if (kstrtouint(val, 0, &ver) || bbr2_param_set_version(ver)) {
-			err("version=%s: Invalid argument (2 or 3)", val);
-			return -1;
-		}
-		return 0;
-	}
-	if (len == 11 && !strncmp(arg, "pacing_gain", 11)) {
-		if (bbr2_param_parse_pacing_gain(val, bbr2_pacing_gain_cycle)) {
-			err("pacing_gain=%s: Invalid argument (4 or 8 gains in %u..%u, UP > 256, DOWN < 256)",
-			    val, BBR2_PACING_GAIN_MIN, BBR2_PACING_GAIN_MAX);
-			return -1;
-		}
-		return 0;
-	}
-	p = find_param(arg, len);
-	if (!p) {
+	if (len >= sizeof(name)) {
 		err("%.*s: no such parameter", (int)len, arg);
 		return -1;
 	}
-	if (bbr2_param_parse_u32(p, val, &v)) {
-		err("%s=%s: Invalid argument (range %u..%u)", p->name, val, p->min,
-		    p->max);
+	memcpy(name, arg, len);
+	name[len] = '\0';
+	if (bbr2_tunables_write(&tunables, name, eq + 1, why, sizeof(why))) {
+		err("%s: Invalid argument (%s)", arg, why);
 		return -1;
 	}
-	p->value = v;
 	return 0;
 }
 
@@ -139,29 +117,26 @@ static int apply_all(int argc, char **argv)
 	return 0;
 }
 
-/* Local table -> program data (one word at a time), and back. */
+/* Local set -> program data (the words that differ), and back. */
 static void table_to_bss(volatile bss_t *bss)
 {
+	const u32 *src = (const u32 *)&tunables;
+	volatile u32 *dst = (volatile u32 *)&bss->bbr2_tunables;
 	unsigned int i;
 
-	for (i = 0; i < BBR2_NR_PARAMS; i++)
-		if (bss->bbr2_param_table[i].value != bbr2_param_table[i].value)
-			bss->bbr2_param_table[i].value = bbr2_param_table[i].value;
-	for (i = 0; i < BBR2_CYCLE_LEN; i++)
-		if (bss->bbr2_pacing_gain_cycle[i] != bbr2_pacing_gain_cycle[i])
-			bss->bbr2_pacing_gain_cycle[i] = bbr2_pacing_gain_cycle[i];
-	bss->bbr2_version = bbr2_version;
+	for (i = 0; i < sizeof(tunables) / sizeof(u32); i++)
+		if (dst[i] != src[i])
+			dst[i] = src[i];
 }
 
 static void bss_to_table(const volatile bss_t *bss)
 {
+	const volatile u32 *src = (const volatile u32 *)&bss->bbr2_tunables;
+	u32 *dst = (u32 *)&tunables;
 	unsigned int i;
 
-	for (i = 0; i < BBR2_NR_PARAMS; i++)
-		bbr2_param_table[i].value = bss->bbr2_param_table[i].value;
-	for (i = 0; i < BBR2_CYCLE_LEN; i++)
-		bbr2_pacing_gain_cycle[i] = bss->bbr2_pacing_gain_cycle[i];
-	bbr2_version = bss->bbr2_version;
+	for (i = 0; i < sizeof(tunables) / sizeof(u32); i++)
+		dst[i] = src[i];
 }
 
 /* Map the pinned program data; NULL (and a message) if not loaded. */
@@ -196,24 +171,10 @@ static volatile bss_t *map_params(int writable)
 
 static void print_param(const char *name)
 {
-	unsigned int i;
+	char buf[256];
 
-	if (!strcmp(name, "version")) {
-		printf("version=%u\n", bbr2_version);
-		return;
-	}
-	if (!strcmp(name, "pacing_gain")) {
-		printf("pacing_gain=");
-		for (i = 0; i < BBR2_CYCLE_LEN; i++)
-			printf("%u%s", bbr2_pacing_gain_cycle[i],
-			       i + 1 < BBR2_CYCLE_LEN ? "," : "\n");
-		return;
-	}
-	for (i = 0; i < BBR2_NR_PARAMS; i++)
-		if (!strcmp(bbr2_param_table[i].name, name)) {
-			printf("%s=%u\n", name, bbr2_param_table[i].value);
-			return;
-		}
+	if (bbr2_tunables_read(&tunables, name, buf, sizeof(buf)) > 0)
+		printf("%s=%s", name, buf);
 }
 
 static int cmd_get(int argc, char **argv)
@@ -234,8 +195,7 @@ static int cmd_get(int argc, char **argv)
 		return 0;
 	}
 	for (i = 0; i < (unsigned int)argc; i++) {
-		if (strcmp(argv[i], "version") && strcmp(argv[i], "pacing_gain") &&
-		    !find_param(argv[i], strlen(argv[i]))) {
+		if (!is_tunable(argv[i])) {
 			err("%s: no such parameter", argv[i]);
 			ret = 1;
 			continue;
@@ -320,11 +280,7 @@ static int cmd_load(int argc, char **argv)
 		err("opening the BPF object failed: %s", strerror(errno));
 		return 1;
 	}
-	for (i = 0; i < BBR2_NR_PARAMS; i++)
-		skel->bss->bbr2_param_table[i].value = bbr2_param_table[i].value;
-	memcpy(skel->bss->bbr2_pacing_gain_cycle, bbr2_pacing_gain_cycle,
-	       sizeof(bbr2_pacing_gain_cycle));
-	skel->bss->bbr2_version = bbr2_version;
+	memcpy(&skel->bss->bbr2_tunables, &tunables, sizeof(tunables));
 
 	bpf_object__for_each_program(prog, skel->obj) {
 		if (n == sizeof(logs) / sizeof(logs[0]))
@@ -494,6 +450,7 @@ int main(int argc, char **argv)
 {
 	const char *cmd;
 
+	tunables = bbr2_tunables_boot;
 	argv++, argc--;
 	while (argc >= 2 && argv[0][0] == '-') {
 		if (!strcmp(argv[0], "--pin"))

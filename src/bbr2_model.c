@@ -133,41 +133,43 @@ static u16 bbr2_extra_acked(const struct bbr2 *bbr)
 	return max(bbr->extra_acked[0], bbr->extra_acked[1]);
 }
 
-static bool bbr2_is_v2(void)
+static bool bbr2_is_v2(const struct bbr2_tunables *t)
 {
-	return READ_ONCE(bbr2_version) == 2;
+	return t->version == 2;
 }
 
-static u32 bbr2_pacing_gain(const struct bbr2 *bbr)
+static u32 bbr2_pacing_gain(const struct bbr2 *bbr,
+			    const struct bbr2_tunables *t)
 {
 	switch (bbr->mode) {
 	case BBR2_STARTUP:
-		return bbr2_param(HIGH_GAIN);
+		return bbr2_param(t, HIGH_GAIN);
 	case BBR2_DRAIN:
-		return bbr2_param(DRAIN_GAIN);
+		return bbr2_param(t, DRAIN_GAIN);
 	case BBR2_PROBE_BW:
-		return READ_ONCE(bbr2_pacing_gain_cycle[bbr->cycle_idx]);
+		return t->pacing_gain[bbr->cycle_idx];
 	default:			/* PROBE_RTT */
 		return BBR_UNIT;
 	}
 }
 
-static u32 bbr2_cwnd_gain(const struct bbr2 *bbr)
+static u32 bbr2_cwnd_gain(const struct bbr2 *bbr, const struct bbr2_tunables *t)
 {
 	u32 gain;
 
 	switch (bbr->mode) {
 	case BBR2_STARTUP:
 	case BBR2_DRAIN:		/* keep STARTUP's cwnd while draining */
-		return bbr2_param(STARTUP_CWND_GAIN);
+		return bbr2_param(t, STARTUP_CWND_GAIN);
 	case BBR2_PROBE_BW:
-		gain = bbr2_param(CWND_GAIN);
+		gain = bbr2_param(t, CWND_GAIN);
 		/* Room for the extra inflight a probe needs. */
 		if (bbr->cycle_idx == BBR2_BW_PROBE_UP)
-			gain += bbr2_param(BW_PROBE_CWND_GAIN) * BBR_UNIT / 4;
+			gain += bbr2_param(t, BW_PROBE_CWND_GAIN) *
+				BBR_UNIT / 4;
 		return gain;
 	default:			/* PROBE_RTT */
-		return bbr2_param(PROBE_RTT_CWND_GAIN);
+		return bbr2_param(t, PROBE_RTT_CWND_GAIN);
 	}
 }
 
@@ -200,11 +202,13 @@ static unsigned long bbr2_bw_to_pacing_rate(const struct sock *sk, u32 bw,
 }
 
 /* Before the first bw sample, pace at high_gain * cwnd / RTT. */
-static void bbr2_init_pacing_rate_from_rtt(struct sock *sk)
+static void bbr2_init_pacing_rate_from_rtt(struct sock *sk,
+					   const struct bbr2_tunables *t)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct bbr2 *bbr = inet_csk_ca(sk);
 	u32 rtt_us = USEC_PER_MSEC;	/* nominal RTT until we measure one */
+	u32 gain;
 	u64 bw;
 
 	if (tp->srtt_us) {
@@ -213,32 +217,35 @@ static void bbr2_init_pacing_rate_from_rtt(struct sock *sk)
 	}
 	bw = div_u64((u64)tcp_snd_cwnd(tp) * BW_UNIT, rtt_us);
 	bw = min_t(u64, bw, U32_MAX);
-	bbr2_set_sk_pacing_rate(sk, bbr2_bw_to_pacing_rate(sk, bw,
-							   bbr2_param(HIGH_GAIN)));
+	gain = bbr2_param(t, HIGH_GAIN);
+	bbr2_set_sk_pacing_rate(sk, bbr2_bw_to_pacing_rate(sk, bw, gain));
 }
 
-static void bbr2_set_pacing_rate(struct sock *sk, u32 bw, u32 gain)
+static void bbr2_set_pacing_rate(struct sock *sk, u32 bw, u32 gain,
+				 const struct bbr2_tunables *t)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct bbr2 *bbr = inet_csk_ca(sk);
 	unsigned long rate = bbr2_bw_to_pacing_rate(sk, bw, gain);
 
 	if (unlikely(!bbr->has_seen_rtt && tp->srtt_us))
-		bbr2_init_pacing_rate_from_rtt(sk);
+		bbr2_init_pacing_rate_from_rtt(sk, t);
 	/* Until the pipe is full, never slow down on a low sample. */
 	if (bbr2_full_bw_reached(bbr) || rate > bbr2_pacing_rate(sk))
 		bbr2_set_sk_pacing_rate(sk, rate);
 }
 
 /* Below min_tso_rate, send one segment at a time to keep bursts small. */
-static u32 bbr2_tso_segs_floor(const struct sock *sk)
+static u32 bbr2_tso_segs_floor(const struct sock *sk,
+			       const struct bbr2_tunables *t)
 {
-	return bbr2_pacing_rate(sk) < (bbr2_param(MIN_TSO_RATE) >> 3) ? 1 : 2;
+	return bbr2_pacing_rate(sk) < (bbr2_param(t, MIN_TSO_RATE) >> 3) ?
+	       1 : 2;
 }
 
-u32 bbr2_min_tso_segs(struct sock *sk)
+u32 bbr2_min_tso_segs(struct sock *sk, const struct bbr2_tunables *t)
 {
-	return bbr2_tso_segs_floor(sk);
+	return bbr2_tso_segs_floor(sk, t);
 }
 
 /*
@@ -246,10 +253,11 @@ u32 bbr2_min_tso_segs(struct sock *sk)
  * the default pacing shift) plus 64 KB halved for every 2^tso_rtt_shift us
  * of min_rtt, since short paths need bigger bursts to reach line rate.
  */
-static u32 bbr2_tso_bytes_goal(const struct sock *sk)
+static u32 bbr2_tso_bytes_goal(const struct sock *sk,
+			       const struct bbr2_tunables *t)
 {
 	const struct bbr2 *bbr = inet_csk_ca(sk);
-	u32 shift = bbr2_param(TSO_RTT_SHIFT);
+	u32 shift = bbr2_param(t, TSO_RTT_SHIFT);
 	u64 bytes;
 	u32 r;
 
@@ -263,17 +271,20 @@ static u32 bbr2_tso_bytes_goal(const struct sock *sk)
 }
 
 /* The same goal in segments: whole ones, and at least the floor. */
-static u32 bbr2_tso_segs_goal(const struct sock *sk)
+static u32 bbr2_tso_segs_goal(const struct sock *sk,
+			      const struct bbr2_tunables *t)
 {
 	u32 mss = max_t(u32, tcp_sk(sk)->mss_cache, 1);
 
-	return max(bbr2_tso_bytes_goal(sk) / mss, bbr2_tso_segs_floor(sk));
+	return max(bbr2_tso_bytes_goal(sk, t) / mss,
+		   bbr2_tso_segs_floor(sk, t));
 }
 
 /* Kernels with Google's BBRv3 patch ask the CC for the whole TSO burst. */
-u32 bbr2_tso_segs(struct sock *sk, unsigned int mss_now)
+u32 bbr2_tso_segs(struct sock *sk, unsigned int mss_now,
+		  const struct bbr2_tunables *t)
 {
-	return bbr2_tso_segs_goal(sk);
+	return bbr2_tso_segs_goal(sk, t);
 }
 
 /*
@@ -298,7 +309,8 @@ static u32 bbr2_bdp(const struct sock *sk, u32 bw, u32 gain)
  * the qdisc, one in the NIC, one in the receiver's GRO/delayed ACK), and
  * nudge a PROBE_UP over the BDP even when the BDP is a few packets.
  */
-static u32 bbr2_quantization_budget(const struct sock *sk, u32 cwnd)
+static u32 bbr2_quantization_budget(const struct sock *sk, u32 cwnd,
+				    const struct bbr2_tunables *t)
 {
 	const struct bbr2 *bbr = inet_csk_ca(sk);
 	u32 mss = max_t(u32, tcp_sk(sk)->mss_cache, 1);
@@ -309,26 +321,28 @@ static u32 bbr2_quantization_budget(const struct sock *sk, u32 cwnd)
 	 * minimal bursts, has it already; proving that with a multiply
 	 * spares the division by mss on the ACKs of all but tiny windows.
 	 */
-	if ((u64)cwnd * mss < 3ULL * bbr2_tso_bytes_goal(sk) ||
-	    cwnd < 3 * bbr2_tso_segs_floor(sk))
-		cwnd = max(cwnd, 3 * bbr2_tso_segs_goal(sk));
-	cwnd = max(cwnd, bbr2_param(CWND_MIN_TARGET));
+	if ((u64)cwnd * mss < 3ULL * bbr2_tso_bytes_goal(sk, t) ||
+	    cwnd < 3 * bbr2_tso_segs_floor(sk, t))
+		cwnd = max(cwnd, 3 * bbr2_tso_segs_goal(sk, t));
+	cwnd = max(cwnd, bbr2_param(t, CWND_MIN_TARGET));
 	if (bbr->mode == BBR2_PROBE_BW && bbr->cycle_idx == BBR2_BW_PROBE_UP)
 		cwnd = cwnd < U32_MAX - 2 ? cwnd + 2 : U32_MAX;
 	return cwnd;
 }
 
 /* The inflight that a gain times the BDP calls for, with TSO budget. */
-static u32 bbr2_inflight(const struct sock *sk, u32 bw, u32 gain)
+static u32 bbr2_inflight(const struct sock *sk, u32 bw, u32 gain,
+			 const struct bbr2_tunables *t)
 {
-	return bbr2_quantization_budget(sk, bbr2_bdp(sk, bw, gain));
+	return bbr2_quantization_budget(sk, bbr2_bdp(sk, bw, gain), t);
 }
 
 /* What we want in flight: the BDP, unless congestion has cut cwnd. */
-static u32 bbr2_target_inflight(const struct sock *sk)
+static u32 bbr2_target_inflight(const struct sock *sk,
+				const struct bbr2_tunables *t)
 {
 	const struct bbr2 *bbr = inet_csk_ca(sk);
-	u32 bdp = bbr2_inflight(sk, bbr2_bw(bbr), BBR_UNIT);
+	u32 bdp = bbr2_inflight(sk, bbr2_bw(bbr), BBR_UNIT, t);
 
 	return min(bdp, tcp_snd_cwnd(tcp_sk(sk)));
 }
@@ -339,7 +353,8 @@ static u32 bbr2_target_inflight(const struct sock *sk)
  * network when the next skb departs: inflight now, plus that skb if we are
  * growing inflight, minus what bw delivers until then.
  */
-static u32 bbr2_packets_in_net_at_edt(const struct sock *sk, u32 inflight_now)
+static u32 bbr2_packets_in_net_at_edt(const struct sock *sk, u32 inflight_now,
+				      const struct bbr2_tunables *t)
 {
 	const struct tcp_sock *tp = tcp_sk(sk);
 	const struct bbr2 *bbr = inet_csk_ca(sk);
@@ -350,34 +365,36 @@ static u32 bbr2_packets_in_net_at_edt(const struct sock *sk, u32 inflight_now)
 					       BW_SCALE);
 	u64 inflight_at_edt = inflight_now;
 
-	if (bbr2_pacing_gain(bbr) > BBR_UNIT)
-		inflight_at_edt += bbr2_tso_segs_goal(sk);
+	if (bbr2_pacing_gain(bbr, t) > BBR_UNIT)
+		inflight_at_edt += bbr2_tso_segs_goal(sk, t);
 	if (delivered_by_edt >= inflight_at_edt)
 		return 0;
 	return inflight_at_edt - delivered_by_edt;
 }
 
 /* cwnd allowance for data ACKed faster than bw (ACK aggregation). */
-static u32 bbr2_ack_aggregation_cwnd(const struct sock *sk)
+static u32 bbr2_ack_aggregation_cwnd(const struct sock *sk,
+				     const struct bbr2_tunables *t)
 {
 	const struct bbr2 *bbr = inet_csk_ca(sk);
-	u32 gain = bbr2_param(EXTRA_ACKED_GAIN);
+	u32 gain = bbr2_param(t, EXTRA_ACKED_GAIN);
 	u64 max_aggr_cwnd;
 	u32 aggr_cwnd;
 
 	if (!gain)
 		return 0;
-	max_aggr_cwnd = ((u64)bbr2_bw(bbr) * bbr2_param(EXTRA_ACKED_MAX_US))
+	max_aggr_cwnd = ((u64)bbr2_bw(bbr) * bbr2_param(t, EXTRA_ACKED_MAX_US))
 			>> BW_SCALE;
 	aggr_cwnd = (gain * bbr2_extra_acked(bbr)) >> BBR_SCALE;
 	return min_t(u64, aggr_cwnd, max_aggr_cwnd);
 }
 
-static u32 bbr2_probe_rtt_cwnd(const struct sock *sk)
+static u32 bbr2_probe_rtt_cwnd(const struct sock *sk,
+			       const struct bbr2_tunables *t)
 {
 	const struct bbr2 *bbr = inet_csk_ca(sk);
-	u32 gain = bbr2_param(PROBE_RTT_CWND_GAIN);
-	u32 min_cwnd = bbr2_param(CWND_MIN_TARGET);
+	u32 gain = bbr2_param(t, PROBE_RTT_CWND_GAIN);
+	u32 min_cwnd = bbr2_param(t, CWND_MIN_TARGET);
 
 	if (!gain)
 		return min_cwnd;
@@ -402,7 +419,7 @@ static void bbr2_save_cwnd(struct sock *sk)
  * a snap down to it once the pipe has been filled.
  */
 static void bbr2_set_cwnd(struct sock *sk, const struct rate_sample *rs,
-			  u32 bw, u32 gain)
+			  u32 bw, u32 gain, const struct bbr2_tunables *t)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct bbr2 *bbr = inet_csk_ca(sk);
@@ -412,19 +429,19 @@ static void bbr2_set_cwnd(struct sock *sk, const struct rate_sample *rs,
 
 	if (acked) {
 		target = (u64)bbr2_bdp(sk, bw, gain) +
-			 bbr2_ack_aggregation_cwnd(sk);
+			 bbr2_ack_aggregation_cwnd(sk, t);
 		target = bbr2_quantization_budget(sk, min_t(u64, target,
-							    U32_MAX));
+							    U32_MAX), t);
 		if (bbr2_full_bw_reached(bbr))
 			cwnd = min(cwnd + acked, target);
 		else if (cwnd < target || cwnd < 2 * bbr->init_cwnd)
 			cwnd += acked;
-		cwnd = max_t(u64, cwnd, bbr2_param(CWND_MIN_TARGET));
+		cwnd = max_t(u64, cwnd, bbr2_param(t, CWND_MIN_TARGET));
 	}
 	/* tcp_snd_cwnd_set() WARNs above INT_MAX; the clamp defaults to ~0U */
 	cwnd = min_t(u64, cwnd, min_t(u32, tp->snd_cwnd_clamp, INT_MAX));
 	if (bbr->mode == BBR2_PROBE_RTT)	/* drain queue, refresh min_rtt */
-		cwnd = min_t(u64, cwnd, bbr2_probe_rtt_cwnd(sk));
+		cwnd = min_t(u64, cwnd, bbr2_probe_rtt_cwnd(sk, t));
 	tcp_snd_cwnd_set(tp, max_t(u32, cwnd, 1));
 }
 
@@ -570,15 +587,16 @@ static void bbr2_advance_max_bw_filter(struct bbr2 *bbr)
  * so that we keep sending through the silences between aggregated ACKs.
  */
 static void bbr2_update_ack_aggregation(struct sock *sk,
-					const struct rate_sample *rs)
+					const struct rate_sample *rs,
+					const struct bbr2_tunables *t)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct bbr2 *bbr = inet_csk_ca(sk);
-	u32 win_rtts = bbr2_param(EXTRA_ACKED_WIN_RTTS);
+	u32 win_rtts = bbr2_param(t, EXTRA_ACKED_WIN_RTTS);
 	u32 epoch_us, extra_acked;
 	u64 expected_acked;
 
-	if (!bbr2_param(EXTRA_ACKED_GAIN) || !bbr2_sample_is_valid(rs))
+	if (!bbr2_param(t, EXTRA_ACKED_GAIN) || !bbr2_sample_is_valid(rs))
 		return;
 
 	if (bbr->round_start) {
@@ -628,12 +646,13 @@ static bool bbr2_is_probing_bandwidth(const struct bbr2 *bbr)
  * CE marks here mean a shallow queue (ecn_enable), and on short paths where
  * such marking is typical (ecn_max_rtt_us).
  */
-static bool bbr2_can_use_ecn(const struct sock *sk)
+static bool bbr2_can_use_ecn(const struct sock *sk,
+			     const struct bbr2_tunables *t)
 {
 	const struct bbr2 *bbr = inet_csk_ca(sk);
-	u32 max_rtt_us = bbr2_param(ECN_MAX_RTT_US);
+	u32 max_rtt_us = bbr2_param(t, ECN_MAX_RTT_US);
 
-	return bbr2_param(ECN_ENABLE) && bbr2_param(ECN_FACTOR) &&
+	return bbr2_param(t, ECN_ENABLE) && bbr2_param(t, ECN_FACTOR) &&
 	       bbr2_ecn_negotiated(tcp_sk(sk)) &&
 	       (!max_rtt_us || bbr->min_rtt_us <= max_rtt_us);
 }
@@ -669,9 +688,31 @@ static bool bbr2_can_use_ecn(const struct sock *sk)
 /* cruise.pool_lost is 8 bits wide */
 #define BBR2_BG_POOL_LOST_MAX	((1U << 8) - 1)
 
-static bool bbr2_loss_mode(void)
+/* The loss_mode this socket runs: latched, see bbr2_latch_loss_mode(). */
+static bool bbr2_loss_mode(const struct bbr2 *bbr)
 {
-	return bbr2_param(LOSS_MODE) != 0;
+	return bbr->loss_mode;
+}
+
+/*
+ * A socket takes the loss_mode parameter at init() and at the start of
+ * each PROBE_BW cycle (bbr2_start_bw_probe_down()), and runs that mode
+ * until the next: the mode decides what the word shared by
+ * bw_probe_up_acks and the cruising pool holds, and the state only mode 1
+ * keeps (the pool, bg_loss_level, low_rtt_in_round) is valid for it only
+ * from a point where it is (re)initialised.  A write of loss_mode reaches
+ * every socket within one cycle, never in the middle of one.
+ */
+static void bbr2_latch_loss_mode(struct bbr2 *bbr,
+				 const struct bbr2_tunables *t)
+{
+	bool on = bbr2_param(t, LOSS_MODE) != 0;
+
+	if (on == bbr->loss_mode)
+		return;
+	bbr->loss_mode = on;
+	bbr->bg_loss_level = 0;
+	bbr->low_rtt_in_round = 0;
 }
 
 /* Note an RTT sample that saw (next to) no queue. */
@@ -720,10 +761,11 @@ static void bbr2_empty_bg_pool(struct bbr2 *bbr)
  * (bbr2_start_bw_probe_down), so a level learnt once, e.g. from the
  * losses STARTUP left, does not outlive the path that showed it.
  */
-static void bbr2_update_bg_loss(struct sock *sk, const struct bbr2_ack *ack)
+static void bbr2_update_bg_loss(struct sock *sk, const struct bbr2_ack *ack,
+				const struct bbr2_tunables *t)
 {
 	struct bbr2 *bbr = inet_csk_ca(sk);
-	u32 thresh = bbr2_param(LOSS_THRESH);
+	u32 thresh = bbr2_param(t, LOSS_THRESH);
 	u64 resolvable = BIT(BBR_SCALE + 1);	/* tx * thresh of one step */
 	u64 tx = ack->tx_in_flight, lost = ack->lost;
 	u64 half_thresh;
@@ -760,11 +802,12 @@ static void bbr2_update_bg_loss(struct sock *sk, const struct bbr2_ack *ack)
 }
 
 /* loss_thresh in 1/512, on top of the background loss in loss_mode 1. */
-static u32 bbr2_loss_thresh_x2(const struct bbr2 *bbr)
+static u32 bbr2_loss_thresh_x2(const struct bbr2 *bbr,
+			       const struct bbr2_tunables *t)
 {
-	u32 thresh = bbr2_param(LOSS_THRESH);
+	u32 thresh = bbr2_param(t, LOSS_THRESH);
 
-	if (!bbr2_loss_mode())
+	if (!bbr2_loss_mode(bbr))
 		return thresh << 1;
 	return thresh * (2 + bbr->bg_loss_level);
 }
@@ -781,15 +824,16 @@ static u32 bbr2_loss_thresh_x2(const struct bbr2 *bbr)
  * carries the margin is a small fraction of the limit.
  */
 static bool bbr2_loss_beyond_background(const struct bbr2 *bbr, u64 lost,
-					u64 limit, u32 tx_in_flight)
+					u64 limit, u32 tx_in_flight,
+					const struct bbr2_tunables *t)
 {
 	u64 expected, excess;
 
 	if (lost <= limit)
 		return false;
-	if (!bbr2_loss_mode() || !bbr->bg_loss_level)
+	if (!bbr2_loss_mode(bbr) || !bbr->bg_loss_level)
 		return true;
-	expected = ((u64)tx_in_flight * bbr2_param(LOSS_THRESH) *
+	expected = ((u64)tx_in_flight * bbr2_param(t, LOSS_THRESH) *
 		    bbr->bg_loss_level) >> (BBR_SCALE + 1);
 	excess = lost - limit;
 	return excess >= BIT(26) || excess * excess > 4 * expected;
@@ -798,17 +842,19 @@ static bool bbr2_loss_beyond_background(const struct bbr2 *bbr, u64 lost,
 /* Does loss or CE marking say that inflight has gone too high? */
 static bool bbr2_is_inflight_too_high(const struct sock *sk,
 				      const struct rate_sample *rs,
-				      const struct bbr2_ack *ack)
+				      const struct bbr2_ack *ack,
+				      const struct bbr2_tunables *t)
 {
 	const struct bbr2 *bbr = inet_csk_ca(sk);
-	u32 ecn_thresh = bbr2_param(ECN_THRESH);
+	u32 ecn_thresh = bbr2_param(t, ECN_THRESH);
 	u64 limit;
 
 	if (ack->lost && ack->tx_in_flight) {
-		limit = ((u64)ack->tx_in_flight * bbr2_loss_thresh_x2(bbr)) >>
+		limit = ((u64)ack->tx_in_flight *
+			 bbr2_loss_thresh_x2(bbr, t)) >>
 			(BBR_SCALE + 1);
 		if (bbr2_loss_beyond_background(bbr, ack->lost, limit,
-						ack->tx_in_flight))
+						ack->tx_in_flight, t))
 			return true;
 	}
 	if (ack->delivered_ce > 0 && rs->delivered > 0 &&
@@ -837,18 +883,19 @@ static bool bbr2_is_inflight_too_high(const struct sock *sk,
 #define BBR2_CRUISE_OVERSHOOT_PKTS	3
 
 /* inflight_hi less the headroom we leave for other flows when cruising. */
-static u32 bbr2_inflight_with_headroom(const struct sock *sk)
+static u32 bbr2_inflight_with_headroom(const struct sock *sk,
+				       const struct bbr2_tunables *t)
 {
 	const struct bbr2 *bbr = inet_csk_ca(sk);
-	u32 min_cwnd = bbr2_param(CWND_MIN_TARGET);
+	u32 min_cwnd = bbr2_param(t, CWND_MIN_TARGET);
 	u32 headroom;
 
 	if (bbr->inflight_hi == ~0U)
 		return ~0U;
-	headroom = ((u64)bbr->inflight_hi * bbr2_param(INFLIGHT_HEADROOM)) >>
+	headroom = ((u64)bbr->inflight_hi * bbr2_param(t, INFLIGHT_HEADROOM)) >>
 		   BBR_SCALE;
 	headroom = max(headroom, 1U);
-	if (bbr2_loss_mode())
+	if (bbr2_loss_mode(bbr))
 		headroom += BBR2_CRUISE_OVERSHOOT_PKTS;
 	if (headroom >= bbr->inflight_hi)
 		return min_cwnd;
@@ -856,7 +903,8 @@ static u32 bbr2_inflight_with_headroom(const struct sock *sk)
 }
 
 /* Cap cwnd by the inflight bounds that apply in this phase. */
-static void bbr2_bound_cwnd_for_inflight_model(struct sock *sk)
+static void bbr2_bound_cwnd_for_inflight_model(struct sock *sk,
+					       const struct bbr2_tunables *t)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct bbr2 *bbr = inet_csk_ca(sk);
@@ -867,9 +915,9 @@ static void bbr2_bound_cwnd_for_inflight_model(struct sock *sk)
 		cap = bbr->inflight_hi;		/* probe up to the bound */
 	else if (bbr->mode == BBR2_PROBE_RTT ||
 		 bbr->mode == BBR2_PROBE_BW)	/* i.e. CRUISE */
-		cap = bbr2_inflight_with_headroom(sk);
+		cap = bbr2_inflight_with_headroom(sk, t);
 	cap = min(cap, bbr->inflight_lo);
-	cap = max(cap, bbr2_param(CWND_MIN_TARGET));
+	cap = max(cap, bbr2_param(t, CWND_MIN_TARGET));
 	tcp_snd_cwnd_set(tp, min(cap, tcp_snd_cwnd(tp)));
 }
 
@@ -897,19 +945,20 @@ static void bbr2_init_lower_bounds(struct sock *sk, bool init_bw)
  */
 static bool bbr2_is_congestion_loss(const struct sock *sk,
 				    const struct rate_sample *rs,
-				    const struct bbr2_ack *ack)
+				    const struct bbr2_ack *ack,
+				    const struct bbr2_tunables *t)
 {
 	const struct bbr2 *bbr = inet_csk_ca(sk);
 	bool own_queue;
 
 	if (!bbr->loss_in_round)
 		return false;
-	if (!bbr2_loss_mode())
+	if (!bbr2_loss_mode(bbr))
 		return true;
 	own_queue = bbr->mode == BBR2_PROBE_BW &&
 		    bbr->cycle_idx == BBR2_BW_PROBE_DOWN;
 	return (bbr2_standing_queue(bbr) && !own_queue) ||
-	       bbr2_is_inflight_too_high(sk, rs, ack);
+	       bbr2_is_inflight_too_high(sk, rs, ack, t);
 }
 
 /*
@@ -932,13 +981,14 @@ static bool bbr2_is_congestion_loss(const struct sock *sk,
  */
 #define BBR2_CRUISE_TRIM_LOST	3
 
-static void bbr2_trim_cruising_cap(struct sock *sk, const struct bbr2_ack *ack)
+static void bbr2_trim_cruising_cap(struct sock *sk, const struct bbr2_ack *ack,
+				   const struct bbr2_tunables *t)
 {
 	struct bbr2 *bbr = inet_csk_ca(sk);
-	u32 floor = bbr2_param(CWND_MIN_TARGET) +
+	u32 floor = bbr2_param(t, CWND_MIN_TARGET) +
 		    BBR2_CRUISE_OVERSHOOT_PKTS + 1;
 
-	if (!bbr2_loss_mode() || bbr->mode != BBR2_PROBE_BW ||
+	if (!bbr2_loss_mode(bbr) || bbr->mode != BBR2_PROBE_BW ||
 	    bbr->cycle_idx != BBR2_BW_PROBE_CRUISE ||
 	    bbr->inflight_hi == ~0U || bbr2_standing_queue(bbr) ||
 	    ack->lost < BBR2_CRUISE_TRIM_LOST)
@@ -955,7 +1005,8 @@ static void bbr2_trim_cruising_cap(struct sock *sk, const struct bbr2_ack *ack)
  */
 static void bbr2_adapt_lower_bounds(struct sock *sk,
 				    const struct rate_sample *rs,
-				    const struct bbr2_ack *ack)
+				    const struct bbr2_ack *ack,
+				    const struct bbr2_tunables *t)
 {
 	struct bbr2 *bbr = inet_csk_ca(sk);
 	u32 ecn_inflight_lo = ~0U;
@@ -964,29 +1015,32 @@ static void bbr2_adapt_lower_bounds(struct sock *sk,
 	if (bbr2_is_probing_bandwidth(bbr))
 		return;
 
-	if (bbr->ecn_in_round && bbr2_param(ECN_FACTOR)) {
+	if (bbr->ecn_in_round && bbr2_param(t, ECN_FACTOR)) {
 		bbr2_init_lower_bounds(sk, false);
-		cut = BBR_UNIT - ((bbr->ecn_alpha * bbr2_param(ECN_FACTOR)) >>
+		cut = BBR_UNIT - ((bbr->ecn_alpha *
+				   bbr2_param(t, ECN_FACTOR)) >>
 				  BBR_SCALE);
 		ecn_inflight_lo = ((u64)bbr->inflight_lo * cut) >> BBR_SCALE;
 	}
 
-	if (bbr2_is_congestion_loss(sk, rs, ack)) {
+	if (bbr2_is_congestion_loss(sk, rs, ack, t)) {
 		bbr2_init_lower_bounds(sk, true);
-		cut = BBR_UNIT - bbr2_param(BETA);
+		cut = BBR_UNIT - bbr2_param(t, BETA);
 		bbr->bw_lo = max_t(u32, bbr->bw_latest,
 				   ((u64)bbr->bw_lo * cut) >> BBR_SCALE);
 		bbr->inflight_lo = max_t(u32, bbr->inflight_latest,
 					 ((u64)bbr->inflight_lo * cut) >>
 					 BBR_SCALE);
-		bbr2_trim_cruising_cap(sk, ack);
+		bbr2_trim_cruising_cap(sk, ack, t);
 	}
 
 	bbr->inflight_lo = min(bbr->inflight_lo, ecn_inflight_lo);
 	bbr->bw_lo = max(1U, bbr->bw_lo);
 }
 
-static void bbr2_handle_queue_too_high_in_startup(struct sock *sk);
+static void
+bbr2_handle_queue_too_high_in_startup(struct sock *sk,
+				      const struct bbr2_tunables *t);
 
 /*
  * loss_mode 1: a STARTUP loss round that kept a standing queue and lost
@@ -997,15 +1051,17 @@ static void bbr2_handle_queue_too_high_in_startup(struct sock *sk);
  */
 static void bbr2_check_queue_loss_in_startup(struct sock *sk,
 					     const struct rate_sample *rs,
-					     const struct bbr2_ack *ack)
+					     const struct bbr2_ack *ack,
+					     const struct bbr2_tunables *t)
 {
 	struct bbr2 *bbr = inet_csk_ca(sk);
 
 	if (bbr->mode != BBR2_STARTUP || bbr2_full_bw_reached(bbr) ||
-	    !bbr->loss_in_round || !bbr2_param(FULL_LOSS_CNT))
+	    !bbr->loss_in_round || !bbr2_param(t, FULL_LOSS_CNT))
 		return;
-	if (bbr2_standing_queue(bbr) && bbr2_is_inflight_too_high(sk, rs, ack))
-		bbr2_handle_queue_too_high_in_startup(sk);
+	if (bbr2_standing_queue(bbr) &&
+	    bbr2_is_inflight_too_high(sk, rs, ack, t))
+		bbr2_handle_queue_too_high_in_startup(sk, t);
 }
 
 static void bbr2_reset_congestion_signals(struct bbr2 *bbr)
@@ -1022,7 +1078,8 @@ static void bbr2_reset_congestion_signals(struct bbr2 *bbr)
 /* Feed the max-bw filter; adapt the lower bounds once per loss round. */
 static void bbr2_update_congestion_signals(struct sock *sk,
 					   const struct rate_sample *rs,
-					   const struct bbr2_ack *ack)
+					   const struct bbr2_ack *ack,
+					   const struct bbr2_tunables *t)
 {
 	struct bbr2 *bbr = inet_csk_ca(sk);
 
@@ -1034,11 +1091,11 @@ static void bbr2_update_congestion_signals(struct sock *sk,
 
 	if (!bbr->loss_round_start)
 		return;
-	if (bbr2_loss_mode()) {
-		bbr2_update_bg_loss(sk, ack);
-		bbr2_check_queue_loss_in_startup(sk, rs, ack);
+	if (bbr2_loss_mode(bbr)) {
+		bbr2_update_bg_loss(sk, ack, t);
+		bbr2_check_queue_loss_in_startup(sk, rs, ack, t);
 	}
-	bbr2_adapt_lower_bounds(sk, rs, ack);
+	bbr2_adapt_lower_bounds(sk, rs, ack, t);
 	bbr->loss_in_round = 0;
 	bbr->ecn_in_round = 0;
 	bbr->low_rtt_in_round = 0;
@@ -1058,12 +1115,13 @@ static bool bbr2_has_elapsed_in_phase(const struct sock *sk, u32 interval_us)
  * Randomised wait until the next probe: 2-3 s of wall clock, so flows mix
  * and converge, and a random head start on the Reno-coexistence round count.
  */
-static void bbr2_pick_probe_wait(struct bbr2 *bbr)
+static void bbr2_pick_probe_wait(struct bbr2 *bbr,
+				 const struct bbr2_tunables *t)
 {
 	bbr->rounds_since_probe =
-		bbr2_random_below(bbr2_param(BW_PROBE_RAND_ROUNDS));
-	bbr->probe_wait_us = bbr2_param(BW_PROBE_BASE_US) +
-			     bbr2_random_below(bbr2_param(BW_PROBE_RAND_US));
+		bbr2_random_below(bbr2_param(t, BW_PROBE_RAND_ROUNDS));
+	bbr->probe_wait_us = bbr2_param(t, BW_PROBE_BASE_US) +
+			     bbr2_random_below(bbr2_param(t, BW_PROBE_RAND_US));
 }
 
 /*
@@ -1080,14 +1138,15 @@ static void bbr2_pick_probe_wait(struct bbr2 *bbr)
  * per packet), which smoothed RTT would read as a queue.  Two intervals of
  * it are not counted.  At DTN rates an interval is microseconds.
  */
-static bool bbr2_queue_lets_reno_in(const struct sock *sk)
+static bool bbr2_queue_lets_reno_in(const struct sock *sk,
+				    const struct bbr2_tunables *t)
 {
 	const struct bbr2 *bbr = inet_csk_ca(sk);
 	u64 min_rtt = bbr->min_rtt_us;
 	u64 not_queue = min_rtt >> BBR2_QUEUE_RTT_SHIFT;
 	u32 bw = bbr2_bw(bbr);
 
-	if (!bbr2_loss_mode())
+	if (!bbr2_loss_mode(bbr))
 		return true;
 	if (bw)
 		not_queue += 2 * div_u64(BW_UNIT, bw);	/* us per packet, x2 */
@@ -1105,15 +1164,16 @@ static u64 bbr2_reno_rounds(u32 cwnd, u32 reno_gain)
  * more often than that lets it keep its share.  Cap at bw_probe_max_rounds
  * so that random loss, which shaves inflight every round, is recovered from.
  */
-static bool bbr2_is_reno_coexistence_probe_time(const struct sock *sk)
+static bool bbr2_is_reno_coexistence_probe_time(const struct sock *sk,
+						const struct bbr2_tunables *t)
 {
 	const struct bbr2 *bbr = inet_csk_ca(sk);
-	u32 reno_gain = bbr2_param(BW_PROBE_RENO_GAIN);
+	u32 reno_gain = bbr2_param(t, BW_PROBE_RENO_GAIN);
 	u32 rounds = bbr->rounds_since_probe;
 	u32 cwnd = tcp_snd_cwnd(tcp_sk(sk));
 	u32 bdp;
 
-	if (rounds >= bbr2_param(BW_PROBE_MAX_ROUNDS))
+	if (rounds >= bbr2_param(t, BW_PROBE_MAX_ROUNDS))
 		return true;
 	if (!reno_gain)
 		return false;
@@ -1125,7 +1185,8 @@ static bool bbr2_is_reno_coexistence_probe_time(const struct sock *sk)
 	bdp = bbr2_bdp(sk, bbr2_bw(bbr), BBR_UNIT);
 	if (rounds < bbr2_reno_rounds(min(bdp, cwnd), reno_gain))
 		return false;
-	return rounds >= bbr2_reno_rounds(bbr2_target_inflight(sk), reno_gain);
+	return rounds >= bbr2_reno_rounds(bbr2_target_inflight(sk, t),
+					  reno_gain);
 }
 
 static void bbr2_set_cycle_idx(struct bbr2 *bbr, enum bbr2_cycle_phase idx)
@@ -1192,18 +1253,20 @@ static void bbr2_start_bw_probe_up(struct sock *sk, const struct bbr2_ack *ack)
  * DOWN starts a new cycle: drain what the probe queued, and schedule the
  * next probe a random, Reno-friendly time from now.
  */
-static void bbr2_start_bw_probe_down(struct sock *sk)
+static void bbr2_start_bw_probe_down(struct sock *sk,
+				     const struct bbr2_tunables *t)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct bbr2 *bbr = inet_csk_ca(sk);
 
 	bbr2_reset_congestion_signals(bbr);
-	bbr2_pick_probe_wait(bbr);
+	bbr2_pick_probe_wait(bbr, t);
+	bbr2_latch_loss_mode(bbr, t);
 	/* loss_mode 1: the background must be confirmed in every cycle. */
 	if (bbr->bg_loss_level)
 		bbr->bg_loss_level--;
 	/* the pool shares its word with PROBE_UP's bw_probe_up_acks */
-	if (bbr2_loss_mode())
+	if (bbr2_loss_mode(bbr))
 		bbr2_empty_bg_pool(bbr);
 	bbr->cycle_stamp_us = bbr2_now_us(tp);
 	bbr->ack_phase = BBR2_ACKS_PROBE_STOPPING;
@@ -1211,9 +1274,10 @@ static void bbr2_start_bw_probe_down(struct sock *sk)
 	bbr2_set_cycle_idx(bbr, BBR2_BW_PROBE_DOWN);
 }
 
-static void bbr2_start_bw_probe_cruise(struct bbr2 *bbr)
+static void bbr2_start_bw_probe_cruise(struct bbr2 *bbr,
+				       const struct bbr2_tunables *t)
 {
-	if (bbr2_loss_mode())
+	if (bbr2_loss_mode(bbr))
 		bbr2_empty_bg_pool(bbr);
 	if (bbr->inflight_lo != ~0U)
 		bbr->inflight_lo = min(bbr->inflight_lo, bbr->inflight_hi);
@@ -1233,7 +1297,8 @@ static void bbr2_start_bw_probe_cruise(struct bbr2 *bbr)
  */
 static void bbr2_handle_inflight_too_high(struct sock *sk,
 					  const struct rate_sample *rs,
-					  const struct bbr2_ack *ack)
+					  const struct bbr2_ack *ack,
+					  const struct bbr2_tunables *t)
 {
 	struct bbr2 *bbr = inet_csk_ca(sk);
 	u32 held, floor;
@@ -1242,12 +1307,12 @@ static void bbr2_handle_inflight_too_high(struct sock *sk,
 	bbr->bw_probe_samples = 0;	/* react once per probe */
 	if (!rs->is_app_limited) {
 		held = max_t(s32, rs->delivered, bbr->inflight_latest);
-		floor = ((u64)bbr2_target_inflight(sk) *
-			 (BBR_UNIT - bbr2_param(BETA))) >> BBR_SCALE;
+		floor = ((u64)bbr2_target_inflight(sk, t) *
+			 (BBR_UNIT - bbr2_param(t, BETA))) >> BBR_SCALE;
 		bbr->inflight_hi = max(held, floor);
 	}
 	if (bbr->mode == BBR2_PROBE_BW && bbr->cycle_idx == BBR2_BW_PROBE_UP) {
-		bbr2_start_bw_probe_down(sk);
+		bbr2_start_bw_probe_down(sk, t);
 		/*
 		 * Google's kernel notes lost packets one at a time, so those
 		 * after the one that ended the probe mark DOWN's first round
@@ -1289,7 +1354,8 @@ static void bbr2_probe_inflight_hi_upward(struct sock *sk,
  */
 static bool bbr2_adapt_upper_bounds(struct sock *sk,
 				    const struct rate_sample *rs,
-				    const struct bbr2_ack *ack)
+				    const struct bbr2_ack *ack,
+				    const struct bbr2_tunables *t)
 {
 	struct bbr2 *bbr = inet_csk_ca(sk);
 
@@ -1316,9 +1382,9 @@ static bool bbr2_adapt_upper_bounds(struct sock *sk,
 		}
 	}
 
-	if (bbr2_is_inflight_too_high(sk, rs, ack)) {
+	if (bbr2_is_inflight_too_high(sk, rs, ack, t)) {
 		if (bbr->bw_probe_samples)	/* caused by our probe? */
-			bbr2_handle_inflight_too_high(sk, rs, ack);
+			bbr2_handle_inflight_too_high(sk, rs, ack, t);
 		return false;
 	}
 
@@ -1337,10 +1403,11 @@ static bool bbr2_adapt_upper_bounds(struct sock *sk,
 	return false;
 }
 
-static bool bbr2_check_time_to_probe_bw(struct sock *sk)
+static bool bbr2_check_time_to_probe_bw(struct sock *sk,
+					const struct bbr2_tunables *t)
 {
 	struct bbr2 *bbr = inet_csk_ca(sk);
-	u32 reprobe_gain = bbr2_param(ECN_REPROBE_GAIN);
+	u32 reprobe_gain = bbr2_param(t, ECN_REPROBE_GAIN);
 	u64 reprobe;
 
 	/*
@@ -1357,13 +1424,13 @@ static bool bbr2_check_time_to_probe_bw(struct sock *sk)
 	}
 
 	if (bbr2_has_elapsed_in_phase(sk, bbr->probe_wait_us) ||
-	    bbr->rounds_since_probe >= bbr2_param(BW_PROBE_MAX_ROUNDS)) {
+	    bbr->rounds_since_probe >= bbr2_param(t, BW_PROBE_MAX_ROUNDS)) {
 		bbr2_start_bw_probe_refill(sk, 0);
 		return true;
 	}
-	if (!bbr2_is_reno_coexistence_probe_time(sk))
+	if (!bbr2_is_reno_coexistence_probe_time(sk, t))
 		return false;
-	if (bbr2_queue_lets_reno_in(sk)) {
+	if (bbr2_queue_lets_reno_in(sk, t)) {
 		bbr2_start_bw_probe_refill(sk, 0);
 		return true;
 	}
@@ -1378,22 +1445,23 @@ static bool bbr2_check_time_to_probe_bw(struct sock *sk)
 
 /* DOWN ends once the queue is drained: inflight at or below the BDP. */
 static bool bbr2_check_time_to_cruise(const struct sock *sk, u32 inflight,
-				      u32 bw)
+				      u32 bw, const struct bbr2_tunables *t)
 {
 	const struct bbr2 *bbr = inet_csk_ca(sk);
 	bool is_under_bdp;
 
-	if (inflight > bbr2_inflight_with_headroom(sk))
+	if (inflight > bbr2_inflight_with_headroom(sk, t))
 		return false;
-	is_under_bdp = inflight <= bbr2_inflight(sk, bw, BBR_UNIT);
-	if (bbr2_param(DRAIN_TO_TARGET))
+	is_under_bdp = inflight <= bbr2_inflight(sk, bw, BBR_UNIT, t);
+	if (bbr2_param(t, DRAIN_TO_TARGET))
 		return is_under_bdp;
 	return is_under_bdp || bbr2_has_elapsed_in_phase(sk, bbr->min_rtt_us);
 }
 
 /* Should PROBE_UP end now, without loss or ECN having ended it? */
 static bool bbr2_is_bw_probe_done(struct sock *sk, const struct bbr2_ack *ack,
-				  u32 inflight, u32 bw)
+				  u32 inflight, u32 bw,
+				  const struct bbr2_tunables *t)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct bbr2 *bbr = inet_csk_ca(sk);
@@ -1404,10 +1472,11 @@ static bool bbr2_is_bw_probe_done(struct sock *sk, const struct bbr2_ack *ack,
 		return true;
 	}
 	/* v2: a min_rtt of probing that queued bw_probe_pif_gain x BDP. */
-	if (bbr2_is_v2())
+	if (bbr2_is_v2(t))
 		return bbr2_has_elapsed_in_phase(sk, bbr->min_rtt_us) &&
 		       inflight >= bbr2_inflight(sk, bw,
-						 bbr2_param(BW_PROBE_PIF_GAIN));
+						 bbr2_param(t, BW_PROBE_PIF_GAIN),
+						 t);
 	/* v3: while inflight_hi limits us, bw cannot plateau; else it did. */
 	if (tp->is_cwnd_limited && tcp_snd_cwnd(tp) >= bbr->inflight_hi) {
 		bbr2_reset_full_bw(bbr);
@@ -1420,7 +1489,8 @@ static bool bbr2_is_bw_probe_done(struct sock *sk, const struct bbr2_ack *ack,
 /* The PROBE_BW state machine: cruise, refill, probe up, or drain? */
 static void bbr2_update_cycle_phase(struct sock *sk,
 				    const struct rate_sample *rs,
-				    const struct bbr2_ack *ack)
+				    const struct bbr2_ack *ack,
+				    const struct bbr2_tunables *t)
 {
 	struct bbr2 *bbr = inet_csk_ca(sk);
 	u32 inflight;
@@ -1428,7 +1498,7 @@ static void bbr2_update_cycle_phase(struct sock *sk,
 	if (!bbr2_full_bw_reached(bbr))
 		return;
 	/* In DRAIN, PROBE_BW or PROBE_RTT, first adapt the upper bounds. */
-	if (bbr2_adapt_upper_bounds(sk, rs, ack))
+	if (bbr2_adapt_upper_bounds(sk, rs, ack, t))
 		return;
 	if (bbr->mode != BBR2_PROBE_BW)
 		return;
@@ -1439,7 +1509,7 @@ static void bbr2_update_cycle_phase(struct sock *sk,
 	 */
 	switch (bbr->cycle_idx) {
 	case BBR2_BW_PROBE_CRUISE:
-		bbr2_check_time_to_probe_bw(sk);
+		bbr2_check_time_to_probe_bw(sk, t);
 		break;
 	case BBR2_BW_PROBE_REFILL:
 		/* After a round of REFILL, samples reflect a full pipe. */
@@ -1449,19 +1519,22 @@ static void bbr2_update_cycle_phase(struct sock *sk,
 		}
 		break;
 	case BBR2_BW_PROBE_UP:
-		inflight = bbr2_packets_in_net_at_edt(sk, rs->prior_in_flight);
+		inflight = bbr2_packets_in_net_at_edt(sk, rs->prior_in_flight,
+						      t);
 		if (bbr2_is_bw_probe_done(sk, ack, inflight,
-					  bbr2_max_bw(bbr))) {
+					  bbr2_max_bw(bbr), t)) {
 			bbr->prev_probe_too_high = 0;
-			bbr2_start_bw_probe_down(sk);
+			bbr2_start_bw_probe_down(sk, t);
 		}
 		break;
 	case BBR2_BW_PROBE_DOWN:
-		if (bbr2_check_time_to_probe_bw(sk))
+		if (bbr2_check_time_to_probe_bw(sk, t))
 			break;
-		inflight = bbr2_packets_in_net_at_edt(sk, rs->prior_in_flight);
-		if (bbr2_check_time_to_cruise(sk, inflight, bbr2_max_bw(bbr)))
-			bbr2_start_bw_probe_cruise(bbr);
+		inflight = bbr2_packets_in_net_at_edt(sk, rs->prior_in_flight,
+						      t);
+		if (bbr2_check_time_to_cruise(sk, inflight, bbr2_max_bw(bbr),
+					      t))
+			bbr2_start_bw_probe_cruise(bbr, t);
 		break;
 	}
 }
@@ -1470,21 +1543,23 @@ static void bbr2_update_cycle_phase(struct sock *sk,
 /* STARTUP and DRAIN.                                                      */
 
 /* Leaving STARTUP on loss/ECN: the flight we reached bounds inflight. */
-static void bbr2_handle_queue_too_high_in_startup(struct sock *sk)
+static void bbr2_handle_queue_too_high_in_startup(struct sock *sk,
+						  const struct bbr2_tunables *t)
 {
 	struct bbr2 *bbr = inet_csk_ca(sk);
-	u32 bdp = bbr2_inflight(sk, bbr2_max_bw(bbr), BBR_UNIT);
+	u32 bdp = bbr2_inflight(sk, bbr2_max_bw(bbr), BBR_UNIT, t);
 
 	bbr->full_bw_reached = 1;
 	bbr->inflight_hi = max(bdp, bbr->inflight_latest);
 }
 
 /* Leave STARTUP after full_ecn_cnt consecutive rounds of high CE ratio. */
-static void bbr2_check_ecn_too_high_in_startup(struct sock *sk, u32 ce_ratio)
+static void bbr2_check_ecn_too_high_in_startup(struct sock *sk, u32 ce_ratio,
+					       const struct bbr2_tunables *t)
 {
 	struct bbr2 *bbr = inet_csk_ca(sk);
-	u32 full_ecn_cnt = bbr2_param(FULL_ECN_CNT);
-	u32 ecn_thresh = bbr2_param(ECN_THRESH);
+	u32 full_ecn_cnt = bbr2_param(t, FULL_ECN_CNT);
+	u32 ecn_thresh = bbr2_param(t, ECN_THRESH);
 
 	if (bbr2_full_bw_reached(bbr) || !bbr->ecn_eligible ||
 	    !full_ecn_cnt || !ecn_thresh)
@@ -1494,15 +1569,16 @@ static void bbr2_check_ecn_too_high_in_startup(struct sock *sk, u32 ce_ratio)
 	else
 		bbr->startup_ecn_rounds = 0;
 	if (bbr->startup_ecn_rounds >= full_ecn_cnt)
-		bbr2_handle_queue_too_high_in_startup(sk);
+		bbr2_handle_queue_too_high_in_startup(sk, t);
 }
 
 /* Once per round: EWMA of the CE-marked fraction of delivered packets. */
 static void bbr2_update_ecn_alpha(struct sock *sk, const struct rate_sample *rs,
-				  const struct bbr2_ack *ack)
+				  const struct bbr2_ack *ack,
+				  const struct bbr2_tunables *t)
 {
 	struct bbr2 *bbr = inet_csk_ca(sk);
-	u32 gain = bbr2_param(ECN_ALPHA_GAIN);
+	u32 gain = bbr2_param(t, ECN_ALPHA_GAIN);
 	u32 ce_ratio, alpha;
 
 	/*
@@ -1510,8 +1586,8 @@ static void bbr2_update_ecn_alpha(struct sock *sk, const struct rate_sample *rs,
 	 * ecn_max_rtt_us does not switch the ECN response off.  The admin's
 	 * ecn_enable=0 (a v3 constant, a parameter here) does.
 	 */
-	bbr->ecn_eligible = bbr2_param(ECN_ENABLE) &&
-			    (bbr->ecn_eligible || bbr2_can_use_ecn(sk));
+	bbr->ecn_eligible = bbr2_param(t, ECN_ENABLE) &&
+			    (bbr->ecn_eligible || bbr2_can_use_ecn(sk, t));
 	if (!bbr->ecn_eligible || rs->delivered <= 0 || ack->delivered_ce < 0)
 		return;
 
@@ -1520,7 +1596,7 @@ static void bbr2_update_ecn_alpha(struct sock *sk, const struct rate_sample *rs,
 	alpha = ((BBR_UNIT - gain) * bbr->ecn_alpha + gain * ce_ratio) >>
 		BBR_SCALE;
 	bbr->ecn_alpha = min_t(u32, alpha, BBR_UNIT);
-	bbr2_check_ecn_too_high_in_startup(sk, ce_ratio);
+	bbr2_check_ecn_too_high_in_startup(sk, ce_ratio, t);
 }
 
 /*
@@ -1529,10 +1605,11 @@ static void bbr2_update_ecn_alpha(struct sock *sk, const struct rate_sample *rs,
  */
 static void bbr2_check_loss_too_high_in_startup(struct sock *sk,
 						const struct rate_sample *rs,
-						const struct bbr2_ack *ack)
+						const struct bbr2_ack *ack,
+						const struct bbr2_tunables *t)
 {
 	struct bbr2 *bbr = inet_csk_ca(sk);
-	u32 full_loss_cnt = bbr2_param(FULL_LOSS_CNT);
+	u32 full_loss_cnt = bbr2_param(t, FULL_LOSS_CNT);
 
 	if (bbr2_full_bw_reached(bbr))
 		return;
@@ -1541,8 +1618,8 @@ static void bbr2_check_loss_too_high_in_startup(struct sock *sk,
 	if (full_loss_cnt && bbr->loss_round_start &&
 	    inet_csk(sk)->icsk_ca_state == TCP_CA_Recovery &&
 	    bbr->loss_events_in_round >= full_loss_cnt &&
-	    bbr2_is_inflight_too_high(sk, rs, ack)) {
-		bbr2_handle_queue_too_high_in_startup(sk);
+	    bbr2_is_inflight_too_high(sk, rs, ack, t)) {
+		bbr2_handle_queue_too_high_in_startup(sk, t);
 		return;
 	}
 	if (bbr->loss_round_start)
@@ -1554,7 +1631,8 @@ static void bbr2_check_loss_too_high_in_startup(struct sock *sk,
  * filter has grown by full_bw_thresh since it last did.
  */
 static void bbr2_check_full_bw_reached_v2(struct sock *sk,
-					  const struct rate_sample *rs)
+					  const struct rate_sample *rs,
+					  const struct bbr2_tunables *t)
 {
 	struct bbr2 *bbr = inet_csk_ca(sk);
 	u32 max_bw = bbr2_max_bw(bbr);
@@ -1562,7 +1640,7 @@ static void bbr2_check_full_bw_reached_v2(struct sock *sk,
 	if (bbr2_full_bw_reached(bbr) || !bbr->round_start ||
 	    rs->is_app_limited)
 		return;
-	if (max_bw >= ((u64)bbr->full_bw * bbr2_param(FULL_BW_THRESH) >>
+	if (max_bw >= ((u64)bbr->full_bw * bbr2_param(t, FULL_BW_THRESH) >>
 		       BBR_SCALE)) {
 		bbr->full_bw = max_bw;
 		bbr->full_bw_cnt = 0;
@@ -1570,7 +1648,7 @@ static void bbr2_check_full_bw_reached_v2(struct sock *sk,
 	}
 	if (bbr->full_bw_cnt < 7)
 		bbr->full_bw_cnt++;
-	bbr->full_bw_reached = bbr->full_bw_cnt >= bbr2_param(FULL_BW_CNT);
+	bbr->full_bw_reached = bbr->full_bw_cnt >= bbr2_param(t, FULL_BW_CNT);
 }
 
 /*
@@ -1581,19 +1659,20 @@ static void bbr2_check_full_bw_reached_v2(struct sock *sk,
  */
 static void bbr2_check_full_bw_reached(struct sock *sk,
 				       const struct rate_sample *rs,
-				       const struct bbr2_ack *ack)
+				       const struct bbr2_ack *ack,
+				       const struct bbr2_tunables *t)
 {
 	struct bbr2 *bbr = inet_csk_ca(sk);
 	u64 bw_thresh;
 
-	if (bbr2_is_v2()) {
-		bbr2_check_full_bw_reached_v2(sk, rs);
+	if (bbr2_is_v2(t)) {
+		bbr2_check_full_bw_reached_v2(sk, rs, t);
 		return;
 	}
 	if (bbr->full_bw_now || rs->is_app_limited)
 		return;
 
-	bw_thresh = ((u64)bbr->full_bw * bbr2_param(FULL_BW_THRESH)) >>
+	bw_thresh = ((u64)bbr->full_bw * bbr2_param(t, FULL_BW_THRESH)) >>
 		    BBR_SCALE;
 	if (ack->sample_bw >= bw_thresh) {
 		bbr2_reset_full_bw(bbr);
@@ -1604,12 +1683,12 @@ static void bbr2_check_full_bw_reached(struct sock *sk,
 		return;
 	if (bbr->full_bw_cnt < 7)
 		bbr->full_bw_cnt++;
-	bbr->full_bw_now = bbr->full_bw_cnt >= bbr2_param(FULL_BW_CNT);
+	bbr->full_bw_now = bbr->full_bw_cnt >= bbr2_param(t, FULL_BW_CNT);
 	bbr->full_bw_reached |= bbr->full_bw_now;
 }
 
 /* Pipe full: drain the queue STARTUP built, then enter PROBE_BW. */
-static void bbr2_check_drain(struct sock *sk)
+static void bbr2_check_drain(struct sock *sk, const struct bbr2_tunables *t)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct bbr2 *bbr = inet_csk_ca(sk);
@@ -1622,22 +1701,23 @@ static void bbr2_check_drain(struct sock *sk)
 		 * (ss, tcp_info) that STARTUP is over.
 		 */
 		tp->snd_ssthresh = bbr2_inflight(sk, bbr2_max_bw(bbr),
-						 BBR_UNIT);
+						 BBR_UNIT, t);
 		bbr2_reset_congestion_signals(bbr);
 	}
 	if (bbr->mode != BBR2_DRAIN)
 		return;
-	bdp = bbr2_inflight(sk, bbr2_max_bw(bbr), BBR_UNIT);
-	if (bbr2_packets_in_net_at_edt(sk, tcp_packets_in_flight(tp)) <= bdp) {
+	bdp = bbr2_inflight(sk, bbr2_max_bw(bbr), BBR_UNIT, t);
+	if (bbr2_packets_in_net_at_edt(sk, tcp_packets_in_flight(tp), t) <=
+	    bdp) {
 		bbr->mode = BBR2_PROBE_BW;
-		bbr2_start_bw_probe_down(sk);
+		bbr2_start_bw_probe_down(sk, t);
 	}
 }
 
 /* ---------------------------------------------------------------------- */
 /* min_rtt and PROBE_RTT.                                                  */
 
-static void bbr2_exit_probe_rtt(struct sock *sk)
+static void bbr2_exit_probe_rtt(struct sock *sk, const struct bbr2_tunables *t)
 {
 	struct bbr2 *bbr = inet_csk_ca(sk);
 
@@ -1649,14 +1729,15 @@ static void bbr2_exit_probe_rtt(struct sock *sk)
 		 * for a friendly, random next probe; inflight is below the
 		 * BDP now, so we can go straight to cruising.
 		 */
-		bbr2_start_bw_probe_down(sk);
-		bbr2_start_bw_probe_cruise(bbr);
+		bbr2_start_bw_probe_down(sk, t);
+		bbr2_start_bw_probe_cruise(bbr, t);
 	} else {
 		bbr->mode = BBR2_STARTUP;
 	}
 }
 
-static void bbr2_check_probe_rtt_done(struct sock *sk)
+static void bbr2_check_probe_rtt_done(struct sock *sk,
+				      const struct bbr2_tunables *t)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct bbr2 *bbr = inet_csk_ca(sk);
@@ -1666,13 +1747,13 @@ static void bbr2_check_probe_rtt_done(struct sock *sk)
 		return;
 	bbr->probe_rtt_min_stamp = tcp_jiffies32;	/* next one in 5 s */
 	tcp_snd_cwnd_set(tp, max(tcp_snd_cwnd(tp), bbr->prior_cwnd));
-	bbr2_exit_probe_rtt(sk);
+	bbr2_exit_probe_rtt(sk, t);
 }
 
-static u32 bbr2_probe_rtt_win_jiffies(void)
+static u32 bbr2_probe_rtt_win_jiffies(const struct bbr2_tunables *t)
 {
-	u32 win_ms = min_t(u32, bbr2_param(PROBE_RTT_WIN_MS),
-			   bbr2_param(MIN_RTT_WIN_SEC) * MSEC_PER_SEC);
+	u32 win_ms = min_t(u32, bbr2_param(t, PROBE_RTT_WIN_MS),
+			   bbr2_param(t, MIN_RTT_WIN_SEC) * MSEC_PER_SEC);
 
 	return msecs_to_jiffies(win_ms);
 }
@@ -1692,12 +1773,13 @@ static u32 bbr2_probe_rtt_win_jiffies(void)
  * measured, not at its start, when the only sample is one taken over the
  * queue.
  */
-static bool bbr2_min_rtt_expired(const struct bbr2 *bbr, u32 probe_rtt_win)
+static bool bbr2_min_rtt_expired(const struct bbr2 *bbr, u32 probe_rtt_win,
+				 const struct bbr2_tunables *t)
 {
 	u64 min_rtt = bbr->min_rtt_us;
-	u32 win = bbr2_param(MIN_RTT_WIN_SEC) * HZ;
+	u32 win = bbr2_param(t, MIN_RTT_WIN_SEC) * HZ;
 
-	if (bbr2_loss_mode() &&
+	if (bbr2_loss_mode(bbr) &&
 	    bbr->probe_rtt_min_us > min_rtt + (min_rtt >> 2))
 		win = min(win, probe_rtt_win * 3 / 2);
 	return after(tcp_jiffies32, bbr->min_rtt_stamp + win);
@@ -1712,12 +1794,13 @@ static bool bbr2_min_rtt_expired(const struct bbr2 *bbr, u32 probe_rtt_win)
  * the true propagation delay.  Flows that are idle or app-limited now and
  * then refresh min_rtt for free and never pay for PROBE_RTT.
  */
-static void bbr2_update_min_rtt(struct sock *sk, const struct rate_sample *rs)
+static void bbr2_update_min_rtt(struct sock *sk, const struct rate_sample *rs,
+				const struct bbr2_tunables *t)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct bbr2 *bbr = inet_csk_ca(sk);
-	u32 probe_rtt_mode_ms = bbr2_param(PROBE_RTT_MODE_MS);
-	u32 probe_rtt_win = bbr2_probe_rtt_win_jiffies();
+	u32 probe_rtt_mode_ms = bbr2_param(t, PROBE_RTT_MODE_MS);
+	u32 probe_rtt_win = bbr2_probe_rtt_win_jiffies(t);
 	bool probe_rtt_expired, min_rtt_expired;
 	u32 done;
 
@@ -1730,7 +1813,7 @@ static void bbr2_update_min_rtt(struct sock *sk, const struct rate_sample *rs)
 		bbr->probe_rtt_min_us = min_t(u64, rs->rtt_us, U32_MAX - 1);
 		bbr->probe_rtt_min_stamp = tcp_jiffies32;
 	}
-	min_rtt_expired = bbr2_min_rtt_expired(bbr, probe_rtt_win);
+	min_rtt_expired = bbr2_min_rtt_expired(bbr, probe_rtt_win, t);
 	if (bbr->probe_rtt_min_us <= bbr->min_rtt_us || min_rtt_expired) {
 		bbr->min_rtt_us = bbr->probe_rtt_min_us;
 		bbr->min_rtt_stamp = bbr->probe_rtt_min_stamp;
@@ -1749,7 +1832,7 @@ static void bbr2_update_min_rtt(struct sock *sk, const struct rate_sample *rs)
 		/* Low-rate samples taken now say nothing about the path. */
 		tp->app_limited = (tp->delivered + tcp_packets_in_flight(tp)) ? : 1;
 		if (!bbr->probe_rtt_done_stamp &&
-		    tcp_packets_in_flight(tp) <= bbr2_probe_rtt_cwnd(sk)) {
+		    tcp_packets_in_flight(tp) <= bbr2_probe_rtt_cwnd(sk, t)) {
 			done = tcp_jiffies32 + msecs_to_jiffies(probe_rtt_mode_ms);
 			bbr->probe_rtt_done_stamp = done ? : 1;	/* 0: unset */
 			bbr->probe_rtt_round_done = 0;
@@ -1758,7 +1841,7 @@ static void bbr2_update_min_rtt(struct sock *sk, const struct rate_sample *rs)
 			if (bbr->round_start)
 				bbr->probe_rtt_round_done = 1;
 			if (bbr->probe_rtt_round_done)
-				bbr2_check_probe_rtt_done(sk);
+				bbr2_check_probe_rtt_done(sk, t);
 		}
 	}
 	/* An idle restart ends with the first ACK of new data. */
@@ -1770,18 +1853,20 @@ static void bbr2_update_min_rtt(struct sock *sk, const struct rate_sample *rs)
 /* The per-ACK data flow.                                                  */
 
 static void bbr2_update_model(struct sock *sk, const struct rate_sample *rs,
-			      const struct bbr2_ack *ack)
+			      const struct bbr2_ack *ack,
+			      const struct bbr2_tunables *t)
 {
-	bbr2_update_congestion_signals(sk, rs, ack);
-	bbr2_update_ack_aggregation(sk, rs);
-	bbr2_check_loss_too_high_in_startup(sk, rs, ack);
-	bbr2_check_full_bw_reached(sk, rs, ack);
-	bbr2_check_drain(sk);
-	bbr2_update_cycle_phase(sk, rs, ack);
-	bbr2_update_min_rtt(sk, rs);
+	bbr2_update_congestion_signals(sk, rs, ack, t);
+	bbr2_update_ack_aggregation(sk, rs, t);
+	bbr2_check_loss_too_high_in_startup(sk, rs, ack, t);
+	bbr2_check_full_bw_reached(sk, rs, ack, t);
+	bbr2_check_drain(sk, t);
+	bbr2_update_cycle_phase(sk, rs, ack, t);
+	bbr2_update_min_rtt(sk, rs, t);
 }
 
-void bbr2_main(struct sock *sk, const struct rate_sample *rs)
+void bbr2_main(struct sock *sk, const struct rate_sample *rs,
+	       const struct bbr2_tunables *t)
 {
 	struct bbr2 *bbr = inet_csk_ca(sk);
 	struct bbr2_ack ack;
@@ -1802,7 +1887,7 @@ void bbr2_main(struct sock *sk, const struct rate_sample *rs)
 	if (bbr->round_start) {
 		bbr->rounds_since_probe = min(bbr->rounds_since_probe + 1U,
 					      0xFFU);
-		bbr2_update_ecn_alpha(sk, rs, &ack);
+		bbr2_update_ecn_alpha(sk, rs, &ack, t);
 	}
 	/*
 	 * An ECE that in_ack_event() noted counts for this round.  Written
@@ -1814,15 +1899,15 @@ void bbr2_main(struct sock *sk, const struct rate_sample *rs)
 		bbr->ece_pending = 0;
 	}
 
-	if (unlikely(bbr2_loss_mode()))
+	if (unlikely(bbr2_loss_mode(bbr)))
 		bbr2_note_low_rtt(sk, rs);
 	bbr2_update_latest_delivery_signals(sk, rs, &ack);
-	bbr2_update_model(sk, rs, &ack);
+	bbr2_update_model(sk, rs, &ack, t);
 
 	bw = bbr2_bw(bbr);
-	bbr2_set_pacing_rate(sk, bw, bbr2_pacing_gain(bbr));
-	bbr2_set_cwnd(sk, rs, bw, bbr2_cwnd_gain(bbr));
-	bbr2_bound_cwnd_for_inflight_model(sk);
+	bbr2_set_pacing_rate(sk, bw, bbr2_pacing_gain(bbr, t), t);
+	bbr2_set_cwnd(sk, rs, bw, bbr2_cwnd_gain(bbr, t), t);
+	bbr2_bound_cwnd_for_inflight_model(sk, t);
 
 	bbr2_advance_latest_delivery_signals(sk, rs, &ack);
 	bbr->prev_ca_state = inet_csk(sk)->icsk_ca_state;
@@ -1833,13 +1918,14 @@ void bbr2_main(struct sock *sk, const struct rate_sample *rs)
 /* ---------------------------------------------------------------------- */
 /* Other hooks.                                                            */
 
-void bbr2_init(struct sock *sk)
+void bbr2_init(struct sock *sk, const struct bbr2_tunables *t)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct bbr2 *bbr = inet_csk_ca(sk);
 
 	memset(bbr, 0, sizeof(*bbr));
 	bbr->initialized = 1;
+	bbr->loss_mode = bbr2_param(t, LOSS_MODE) != 0;
 	bbr->init_cwnd = min(0x7FU, tcp_snd_cwnd(tp));
 	bbr->prior_cwnd = tp->prior_cwnd;
 	tp->snd_ssthresh = TCP_INFINITE_SSTHRESH;
@@ -1850,7 +1936,7 @@ void bbr2_init(struct sock *sk)
 	bbr->probe_rtt_min_stamp = tcp_jiffies32;
 	bbr->min_rtt_us = tcp_min_rtt(tp);
 	bbr->min_rtt_stamp = tcp_jiffies32;
-	bbr2_init_pacing_rate_from_rtt(sk);
+	bbr2_init_pacing_rate_from_rtt(sk, t);
 
 	bbr->mode = BBR2_STARTUP;
 	bbr->ack_epoch_stamp_us = bbr2_now_us(tp);
@@ -1864,7 +1950,7 @@ void bbr2_init(struct sock *sk)
 	bbr->inflight_hi = ~0U;
 	bbr->undo_inflight_hi = ~0U;
 	bbr->ack_phase = BBR2_ACKS_INIT;
-	bbr->ecn_alpha = bbr2_param(ECN_ALPHA_INIT);
+	bbr->ecn_alpha = bbr2_param(t, ECN_ALPHA_INIT);
 
 	/* BBR needs pacing: ask TCP to pace if no fq qdisc does it. */
 	cmpxchg(&sk->sk_pacing_status, SK_PACING_NONE, SK_PACING_NEEDED);
@@ -1894,14 +1980,14 @@ u32 bbr2_ssthresh(struct sock *sk)
  * where it was unless a loss round of the recovery cut it (v3 would undo
  * that cut too; the next bw probe resets it).
  */
-u32 bbr2_undo_cwnd(struct sock *sk)
+u32 bbr2_undo_cwnd(struct sock *sk, const struct bbr2_tunables *t)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct bbr2 *bbr = inet_csk_ca(sk);
 
 	bbr2_reset_full_bw(bbr);	/* the slowdown was not the pipe */
 	bbr->loss_in_round = 0;
-	if (!bbr2_param(UNDO))
+	if (!bbr2_param(t, UNDO))
 		return tcp_snd_cwnd(tp);
 	if (!bbr->undo_bw_lo_set)
 		bbr->bw_lo = ~0U;
@@ -1911,7 +1997,8 @@ u32 bbr2_undo_cwnd(struct sock *sk)
 	return max(bbr->prior_cwnd, tcp_snd_cwnd(tp));
 }
 
-void bbr2_set_state(struct sock *sk, u8 new_state)
+void bbr2_set_state(struct sock *sk, u8 new_state,
+		    const struct bbr2_tunables *t)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct bbr2 *bbr = inet_csk_ca(sk);
@@ -1929,7 +2016,7 @@ void bbr2_set_state(struct sock *sk, u8 new_state)
 		/* Let the next loss round cut from the pre-RTO cwnd. */
 		if (!bbr2_is_probing_bandwidth(bbr) &&
 		    bbr->inflight_lo == ~0U)
-			bbr->inflight_lo = bbr2_is_v2() ? bbr->prior_cwnd :
+			bbr->inflight_lo = bbr2_is_v2(t) ? bbr->prior_cwnd :
 					   max(tcp_snd_cwnd(tp),
 					       bbr->prior_cwnd);
 	} else if (new_state == TCP_CA_CWR && !bbr->ece_pending) {
@@ -1948,7 +2035,7 @@ void bbr2_set_state(struct sock *sk, u8 new_state)
 }
 
 /* First transmit with nothing in flight (CA_EVENT_TX_START). */
-void bbr2_cwnd_event_tx_start(struct sock *sk)
+void bbr2_cwnd_event_tx_start(struct sock *sk, const struct bbr2_tunables *t)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct bbr2 *bbr = inet_csk_ca(sk);
@@ -1961,19 +2048,20 @@ void bbr2_cwnd_event_tx_start(struct sock *sk)
 	bbr->ack_epoch_acked = 0;
 	/* No need to go faster than bw: don't overflow buffers on restart. */
 	if (bbr->mode == BBR2_PROBE_BW)
-		bbr2_set_pacing_rate(sk, bbr2_bw(bbr), BBR_UNIT);
+		bbr2_set_pacing_rate(sk, bbr2_bw(bbr), BBR_UNIT, t);
 	else if (bbr->mode == BBR2_PROBE_RTT)
-		bbr2_check_probe_rtt_done(sk);
+		bbr2_check_probe_rtt_done(sk, t);
 }
 
 /*
  * Kernels before 7.1 report TX_START here; later ones call
  * cwnd_event_tx_start() directly and never pass it to cwnd_event().
  */
-void bbr2_cwnd_event(struct sock *sk, enum tcp_ca_event event)
+void bbr2_cwnd_event(struct sock *sk, enum tcp_ca_event event,
+		     const struct bbr2_tunables *t)
 {
 	if (event == CA_EVENT_TX_START)
-		bbr2_cwnd_event_tx_start(sk);
+		bbr2_cwnd_event_tx_start(sk, t);
 }
 
 /* Runs before cong_control() for the same ACK: note an ECN echo. */
@@ -1997,7 +2085,7 @@ u32 bbr2_sndbuf_expand(struct sock *sk)
  * cwnd_gain of 0.5 and PROBE_BW phases show their pacing gains.
  */
 size_t bbr2_get_info(struct sock *sk, u32 ext, int *attr,
-		     union tcp_cc_info *info)
+		     union tcp_cc_info *info, const struct bbr2_tunables *t)
 {
 	const struct bbr2 *bbr = inet_csk_ca(sk);
 	u64 bw;
@@ -2011,8 +2099,8 @@ size_t bbr2_get_info(struct sock *sk, u32 ext, int *attr,
 	info->bbr.bbr_bw_lo = (u32)bw;
 	info->bbr.bbr_bw_hi = (u32)(bw >> 32);
 	info->bbr.bbr_min_rtt = bbr->min_rtt_us;
-	info->bbr.bbr_pacing_gain = bbr2_pacing_gain(bbr);
-	info->bbr.bbr_cwnd_gain = bbr2_cwnd_gain(bbr);
+	info->bbr.bbr_pacing_gain = bbr2_pacing_gain(bbr, t);
+	info->bbr.bbr_cwnd_gain = bbr2_cwnd_gain(bbr, t);
 	*attr = INET_DIAG_BBRINFO;
 	return sizeof(info->bbr);
 }

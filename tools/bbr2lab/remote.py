@@ -210,6 +210,17 @@ echo "$alive"
         self.sh("printf '%%s\\n' %s | %stee %s/%s >/dev/null\n" % (
             shlex.quote(str(value)), self.sudo, PARAMS_DIR, shlex.quote(name)))
 
+    def params_to_defaults(self):
+        """Every parameter back to following its version's default (a value
+        set explicitly survives a version switch); twice, as a rule between
+        two parameters may refuse the first.  A module without "default"
+        refuses each write: version then reloads the defaults."""
+        self.sh("""d=%s
+[ -d "$d" ] || exit 0
+for _ in 1 2; do for f in "$d"/*; do printf 'default\\n' | %stee "$f" >/dev/null 2>&1; done; done
+exit 0
+""" % (PARAMS_DIR, self.sudo))
+
     def read_params(self):
         """{name: value} of every tcp_bbr2 parameter ({} if not loaded)."""
         out = self.sh("""d=%s
