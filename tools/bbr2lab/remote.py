@@ -244,8 +244,8 @@ def restore_params(store, snapshot):
     """Bring tcp_bbr2's parameters back to `snapshot` ({name: value}).
 
     `store` has read() -> {name: value} and write(name, value).  Writing
-    `version` reloads that version's defaults into every other parameter,
-    so it is written first, then whatever still differs.  Returns the
+    `version` moves every parameter not set explicitly to that version's
+    default, so it is written first, then whatever still differs.  Returns the
     parameters that still differ afterwards ({name: (want, have)})."""
     if not snapshot:
         return {}
