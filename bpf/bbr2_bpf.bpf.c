@@ -41,31 +41,20 @@ static __always_inline void bpf_preempt_enable(void) { }
 enum { BBR2_BPF_PRIV_FITS = 1 / (sizeof(struct bbr2) <= BBR2_BPF_PRIV_WORDS * 8) };
 
 /*
- * Take a slot and copy the socket's private area into it; false (and
- * nothing taken) if this CPU has no free slot, which strict nesting of
- * process and softirq context never comes near.
+ * Take this CPU's next slot for the socket (bbr2_bpf_cpu.h), with
+ * preemption off until bbr2_bpf_exit(); false, and preemption on again,
+ * if there is none.
  */
 static __always_inline bool bbr2_bpf_enter(struct sock *sk)
 {
 	u64 *priv = (u64 *)(inet_csk(sk)->icsk_ca_priv);
-	struct bbr2_bpf_cpu *c;
-	u32 cpu, d, i;
+	u32 cpu;
 
 	bpf_preempt_disable();
 	cpu = bpf_get_smp_processor_id();
-	if (cpu >= BBR2_BPF_MAX_CPUS)
-		goto busy;
-	c = &bbr2_bpf_cpus[cpu];
-	d = c->depth;
-	if (d >= BBR2_BPF_LEVELS)
-		goto busy;
-	for (i = 0; i < BBR2_BPF_PRIV_WORDS; i++)
-		c->slot[d][i] = priv[i];
-	c->depth = d + 1;
-	return true;
-busy:
-	if (cpu < BBR2_BPF_MAX_CPUS)
-		bbr2_bpf_cpus[cpu].overflows++;
+	if (cpu < BBR2_BPF_MAX_CPUS &&
+	    bbr2_bpf_slot_take(&bbr2_bpf_cpus[cpu], priv))
+		return true;
 	bpf_preempt_enable();
 	return false;
 }
@@ -74,15 +63,9 @@ busy:
 static __always_inline void bbr2_bpf_exit(struct sock *sk)
 {
 	u64 *priv = (u64 *)(inet_csk(sk)->icsk_ca_priv);
-	struct bbr2_bpf_cpu *c;
-	u32 d, i;
 
-	c = &bbr2_bpf_cpus[bpf_get_smp_processor_id() &
-			   (BBR2_BPF_MAX_CPUS - 1)];
-	d = (c->depth - 1) & (BBR2_BPF_LEVELS - 1);
-	for (i = 0; i < BBR2_BPF_PRIV_WORDS; i++)
-		priv[i] = c->slot[d][i];
-	c->depth = d;
+	bbr2_bpf_slot_put(&bbr2_bpf_cpus[bpf_get_smp_processor_id() &
+					 (BBR2_BPF_MAX_CPUS - 1)], priv);
 	bpf_preempt_enable();
 }
 

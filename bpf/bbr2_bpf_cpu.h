@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * bbr2_bpf's per-CPU working copies of the socket's private area (see
- * bbr2_bpf_shim.h); shared with the loader, whose skeleton maps the
- * program's global data and so must know its layout.
+ * bbr2_bpf_shim.h) and the discipline by which a hook takes and releases
+ * one.  Shared with the loader, whose skeleton maps the program's global
+ * data and so must know its layout, and with the model tests, which run
+ * these same functions with a second socket's hook interrupting the first.
  */
 #ifndef _BBR2_BPF_CPU_H
 #define _BBR2_BPF_CPU_H
@@ -16,5 +18,61 @@ struct bbr2_bpf_cpu {
 	u32	depth;			/* slots in use */
 	u32	overflows;		/* hooks skipped: no free slot */
 };
+
+#ifndef __always_inline
+#define __always_inline		inline __attribute__((always_inline))
+#endif
+
+/*
+ * A point inside the discipline where the model tests run another hook,
+ * as a softirq may; nothing in the BPF object and the loader.
+ */
+enum bbr2_bpf_slot_step { BBR2_BPF_SLOT_TAKE, BBR2_BPF_SLOT_PUT };
+#ifndef bbr2_bpf_slot_point
+#define bbr2_bpf_slot_point(c, step, word)	do { } while (0)
+#endif
+
+/*
+ * Take a slot of CPU c and copy the socket's private area into it; false
+ * (and nothing taken) if c has no free slot, which strict nesting of
+ * process and softirq context never comes near.
+ */
+static __always_inline bool bbr2_bpf_slot_take(struct bbr2_bpf_cpu *c,
+					       const u64 *priv)
+{
+	u32 d, i;
+
+	d = c->depth;
+	if (d >= BBR2_BPF_LEVELS) {
+		c->overflows++;
+		return false;
+	}
+	for (i = 0; i < BBR2_BPF_PRIV_WORDS; i++) {
+		bbr2_bpf_slot_point(c, BBR2_BPF_SLOT_TAKE, i);
+		c->slot[d][i] = priv[i];
+	}
+	c->depth = d + 1;
+	return true;
+}
+
+/* The slot the running hook works on: the innermost one taken. */
+static __always_inline u64 *bbr2_bpf_slot_cur(struct bbr2_bpf_cpu *c)
+{
+	return c->slot[(c->depth - 1) & (BBR2_BPF_LEVELS - 1)];
+}
+
+/* Copy the running hook's slot back to the socket and release it. */
+static __always_inline void bbr2_bpf_slot_put(struct bbr2_bpf_cpu *c,
+					      u64 *priv)
+{
+	u32 d, i;
+
+	d = (c->depth - 1) & (BBR2_BPF_LEVELS - 1);
+	for (i = 0; i < BBR2_BPF_PRIV_WORDS; i++) {
+		bbr2_bpf_slot_point(c, BBR2_BPF_SLOT_PUT, i);
+		priv[i] = c->slot[d][i];
+	}
+	c->depth = d;
+}
 
 #endif /* _BBR2_BPF_CPU_H */

@@ -304,10 +304,8 @@ extern struct bbr2_bpf_cpu bbr2_bpf_cpus[BBR2_BPF_MAX_CPUS];
 
 static __always_inline void *bbr2_bpf_inet_csk_ca(const struct sock *sk)
 {
-	struct bbr2_bpf_cpu *c;
-
-	c = &bbr2_bpf_cpus[bpf_get_smp_processor_id() & (BBR2_BPF_MAX_CPUS - 1)];
-	return c->slot[(c->depth - 1) & (BBR2_BPF_LEVELS - 1)];
+	return bbr2_bpf_slot_cur(&bbr2_bpf_cpus[bpf_get_smp_processor_id() &
+						(BBR2_BPF_MAX_CPUS - 1)]);
 }
 #else
 /* Userspace: the socket's own area, as the kernel's inet_csk_ca(). */
