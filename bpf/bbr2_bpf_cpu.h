@@ -33,9 +33,17 @@ enum bbr2_bpf_slot_step { BBR2_BPF_SLOT_TAKE, BBR2_BPF_SLOT_PUT };
 #endif
 
 /*
+ * Only the compiler may reorder what one CPU does: what another hook on
+ * this CPU sees of the slots is program order, fenced here.
+ */
+#define bbr2_bpf_barrier()	__asm__ __volatile__("" : : : "memory")
+
+/*
  * Take a slot of CPU c and copy the socket's private area into it; false
  * (and nothing taken) if c has no free slot, which strict nesting of
- * process and softirq context never comes near.
+ * process and softirq context never comes near.  The slot is taken before
+ * it is filled: a hook that interrupts the copy (a softirq on this CPU
+ * while this hook runs in process context) takes the next slot.
  */
 static __always_inline bool bbr2_bpf_slot_take(struct bbr2_bpf_cpu *c,
 					       const u64 *priv)
@@ -47,11 +55,12 @@ static __always_inline bool bbr2_bpf_slot_take(struct bbr2_bpf_cpu *c,
 		c->overflows++;
 		return false;
 	}
+	c->depth = d + 1;
+	bbr2_bpf_barrier();
 	for (i = 0; i < BBR2_BPF_PRIV_WORDS; i++) {
 		bbr2_bpf_slot_point(c, BBR2_BPF_SLOT_TAKE, i);
 		c->slot[d][i] = priv[i];
 	}
-	c->depth = d + 1;
 	return true;
 }
 
@@ -61,7 +70,10 @@ static __always_inline u64 *bbr2_bpf_slot_cur(struct bbr2_bpf_cpu *c)
 	return c->slot[(c->depth - 1) & (BBR2_BPF_LEVELS - 1)];
 }
 
-/* Copy the running hook's slot back to the socket and release it. */
+/*
+ * Copy the running hook's slot back to the socket, then release it: a hook
+ * that interrupts the copy finds the slot still taken.
+ */
 static __always_inline void bbr2_bpf_slot_put(struct bbr2_bpf_cpu *c,
 					      u64 *priv)
 {
@@ -72,6 +84,7 @@ static __always_inline void bbr2_bpf_slot_put(struct bbr2_bpf_cpu *c,
 		bbr2_bpf_slot_point(c, BBR2_BPF_SLOT_PUT, i);
 		priv[i] = c->slot[d][i];
 	}
+	bbr2_bpf_barrier();
 	c->depth = d;
 }
 
