@@ -4,9 +4,11 @@
  * control.  src/bbr2_model.c is compiled here unchanged; bbr2_bpf_shim.h
  * maps the kernel API it uses onto what a BPF congestion control may use.
  *
- * The tunables are this object's global data (the .bss map): the loader
- * (bbr2-bpf) fills them with the defaults before the first socket can see
- * them and writes them later, validated by src/bbr2_params.c in userspace.
+ * The tunables are this object's initialised global data (the .data map),
+ * which starts as the module's defaults (bbr2_bpf_defaults.h, generated
+ * from src/bbr2_params.c), so that the object runs as the module does
+ * however it is registered; the loader (bbr2-bpf) writes them, validated
+ * by src/bbr2_params.c in userspace.
  *
  * get_info() is not available to a BPF congestion control, so ss -ti shows
  * no bbr fields; the "sockets" iterator below prints the model's state of
@@ -16,10 +18,20 @@
 #include "bbr2.h"
 #include <bpf/bpf_endian.h>
 
-/* The parameter storage that src/bbr2_params.c holds in the module. */
-struct bbr2_param bbr2_param_table[BBR2_NR_PARAMS];
-u32 bbr2_version;
-u32 bbr2_pacing_gain_cycle[BBR2_CYCLE_LEN];
+/*
+ * The parameter storage that src/bbr2_params.c holds in the module, with
+ * its initial values (the names stay in userspace).
+ */
+#include "bbr2_bpf_defaults.h"
+struct bbr2_param bbr2_param_table[BBR2_NR_PARAMS] = BBR2_BPF_PARAM_TABLE_INIT;
+u32 bbr2_version = BBR2_BPF_VERSION_INIT;
+u32 bbr2_pacing_gain_cycle[BBR2_CYCLE_LEN] = BBR2_BPF_PACING_GAIN_INIT;
+/*
+ * The loader's record of the values an admin set (bit N: parameter N, bit
+ * BBR2_NR_PARAMS: pacing_gain), which a version switch keeps; the
+ * algorithm does not read it.
+ */
+u64 bbr2_bpf_explicit SEC(".data");
 
 /* The per-CPU working copies of the private area (bbr2_bpf_shim.h). */
 struct bbr2_bpf_cpu bbr2_bpf_cpus[BBR2_BPF_MAX_CPUS];
@@ -88,11 +100,20 @@ u32 bbr2_sndbuf_expand(struct sock *sk) BBR2_BPF_INLINE;
 
 #include "../src/bbr2_model.c"
 
+static __always_inline struct bbr2_bpf_cpu *bbr2_bpf_this_cpu(void)
+{
+	return &bbr2_bpf_cpus[bpf_get_smp_processor_id() &
+			      (BBR2_BPF_MAX_CPUS - 1)];
+}
+
+/* An init() that finds no slot is counted; cong_control() recovers it. */
 SEC("struct_ops/bbr2_bpf_init")
 void BPF_PROG(bbr2_bpf_init, struct sock *sk)
 {
-	if (!bbr2_bpf_enter(sk))
+	if (!bbr2_bpf_enter(sk)) {
+		__sync_fetch_and_add(&bbr2_bpf_this_cpu()->init_failures, 1);
 		return;
+	}
 	bbr2_init(sk);
 	bbr2_bpf_exit(sk);
 }
@@ -102,8 +123,15 @@ SEC("struct_ops/bbr2_bpf_cong_control")
 void BPF_PROG(bbr2_bpf_cong_control, struct sock *sk, u32 ack, int flag,
 	      const struct rate_sample *rs)
 {
+	const struct bbr2 *bbr;
+
 	if (!bbr2_bpf_enter(sk))
 		return;
+	bbr = inet_csk_ca(sk);
+	if (bbr2_bpf_late_init_due(bbr->initialized, sk->__sk_common.skc_state)) {
+		bbr2_init(sk);
+		__sync_fetch_and_add(&bbr2_bpf_this_cpu()->late_inits, 1);
+	}
 	bbr2_main(sk, rs);
 	bbr2_bpf_exit(sk);
 }
@@ -236,8 +264,6 @@ int bbr2_bpf_sockets(struct bpf_iter__tcp *ctx)
 		return 0;
 	sk = (struct sock *)tp;
 	bbr = (const struct bbr2 *)tp->inet_conn.icsk_ca_priv;
-	if (!bbr->initialized)
-		return 0;
 
 	bw = bbr2_rate_bytes_per_sec(sk, bbr2_bw(bbr), BBR_UNIT, 0);
 	max_bw = bbr2_rate_bytes_per_sec(sk, bbr2_max_bw(bbr), BBR_UNIT, 0);
@@ -249,6 +275,10 @@ int bbr2_bpf_sockets(struct bpf_iter__tcp *ctx)
 		BPF_SEQ_PRINTF(seq, "[%pI6]:%u [%pI6]:%u ",
 			       &skc->skc_v6_rcv_saddr, skc->skc_num,
 			       &skc->skc_v6_daddr, bpf_ntohs(skc->skc_dport));
+	if (!bbr->initialized) {
+		BPF_SEQ_PRINTF(seq, "uninitialized cwnd:%u\n", tp->snd_cwnd);
+		return 0;
+	}
 	BPF_SEQ_PRINTF(seq, "mode:%s phase:%s bw:%llu max_bw:%llu ",
 		       bbr2_bpf_mode_names[bbr->mode & 3],
 		       bbr2_bpf_phase_names[bbr->cycle_idx & 3], bw * 8,
@@ -258,9 +288,9 @@ int bbr2_bpf_sockets(struct bpf_iter__tcp *ctx)
 		       bbr2_cwnd_gain(bbr), tp->snd_cwnd);
 	BPF_SEQ_PRINTF(seq, "inflight_hi:%u inflight_lo:%u bw_lo:%u ",
 		       bbr->inflight_hi, bbr->inflight_lo, bbr->bw_lo);
-	BPF_SEQ_PRINTF(seq, "ecn_alpha:%u pacing_rate:%lu full_bw_reached:%u\n",
-		       bbr->ecn_alpha, sk->sk_pacing_rate,
-		       bbr->full_bw_reached);
+	BPF_SEQ_PRINTF(seq, "ecn_alpha:%u ecn_eligible:%u pacing_rate:%lu ",
+		       bbr->ecn_alpha, bbr->ecn_eligible, sk->sk_pacing_rate);
+	BPF_SEQ_PRINTF(seq, "full_bw_reached:%u\n", bbr->full_bw_reached);
 	return 0;
 }
 

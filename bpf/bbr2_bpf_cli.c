@@ -15,8 +15,14 @@
  *
  * The tunables are the module's: the same names, units and ranges, checked
  * by the same code (src/bbr2_params.c) before anything is written.  They
- * live in the program's global data, pinned as DIR/params and written in
- * place, one 32-bit word at a time, as the module's parameters are.
+ * live in the program's initialised global data (which starts as the
+ * module's defaults), pinned as DIR/params and written in place, one 32-bit
+ * word at a time, as the module's parameters are.  A value set explicitly
+ * (load or set NAME=VALUE) survives a later version=N, which gives every
+ * other tunable that version's default.  The per-CPU working area and its
+ * counters (hooks skipped for want of a slot, init() calls that found none,
+ * sockets initialised late) are pinned as DIR/state; show and status print
+ * the counters.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -38,7 +44,12 @@
 #define STATS_LOG_SIZE		(64 * 1024)
 #define FULL_LOG_SIZE		(256U * 1024 * 1024)
 
-typedef struct bbr2_bpf_skel__bss bss_t;
+typedef struct bbr2_bpf_skel__data params_t;
+typedef struct bbr2_bpf_skel__bss state_t;
+#define EXPLICIT_PACING_GAIN	BBR2_NR_PARAMS
+
+/* Values set explicitly (bit N: parameter N), as the program data holds it. */
+static u64 explicit_mask;
 
 static const char *pin_dir = DEFAULT_PIN_DIR;
 static const char *verifier_log_path;
@@ -97,12 +108,22 @@ static int apply_one(const char *arg)
 	len = eq - arg;
 	val = eq + 1;
 	if (len == 7 && !strncmp(arg, "version", 7)) {
-		unsigned int ver;
+		u32 kept[BBR2_NR_PARAMS], gains[BBR2_CYCLE_LEN];
+		unsigned int ver, i;
 
+		/* The version's defaults for every value not set explicitly. */
+		for (i = 0; i < BBR2_NR_PARAMS; i++)
+			kept[i] = bbr2_param_table[i].value;
+		memcpy(gains, bbr2_pacing_gain_cycle, sizeof(gains));
 		if (kstrtouint(val, 0, &ver) || bbr2_param_set_version(ver)) {
 			err("version=%s: Invalid argument (2 or 3)", val);
 			return -1;
 		}
+		for (i = 0; i < BBR2_NR_PARAMS; i++)
+			if (explicit_mask & (1ULL << i))
+				bbr2_param_table[i].value = kept[i];
+		if (explicit_mask & (1ULL << EXPLICIT_PACING_GAIN))
+			memcpy(bbr2_pacing_gain_cycle, gains, sizeof(gains));
 		return 0;
 	}
 	if (len == 11 && !strncmp(arg, "pacing_gain", 11)) {
@@ -111,6 +132,7 @@ static int apply_one(const char *arg)
 			    val, BBR2_PACING_GAIN_MIN, BBR2_PACING_GAIN_MAX);
 			return -1;
 		}
+		explicit_mask |= 1ULL << EXPLICIT_PACING_GAIN;
 		return 0;
 	}
 	p = find_param(arg, len);
@@ -124,6 +146,7 @@ static int apply_one(const char *arg)
 		return -1;
 	}
 	p->value = v;
+	explicit_mask |= 1ULL << (p - bbr2_param_table);
 	return 0;
 }
 
@@ -140,58 +163,88 @@ static int apply_all(int argc, char **argv)
 }
 
 /* Local table -> program data (one word at a time), and back. */
-static void table_to_bss(volatile bss_t *bss)
+static void table_to_params(volatile params_t *pd)
 {
 	unsigned int i;
 
 	for (i = 0; i < BBR2_NR_PARAMS; i++)
-		if (bss->bbr2_param_table[i].value != bbr2_param_table[i].value)
-			bss->bbr2_param_table[i].value = bbr2_param_table[i].value;
+		if (pd->bbr2_param_table[i].value != bbr2_param_table[i].value)
+			pd->bbr2_param_table[i].value = bbr2_param_table[i].value;
 	for (i = 0; i < BBR2_CYCLE_LEN; i++)
-		if (bss->bbr2_pacing_gain_cycle[i] != bbr2_pacing_gain_cycle[i])
-			bss->bbr2_pacing_gain_cycle[i] = bbr2_pacing_gain_cycle[i];
-	bss->bbr2_version = bbr2_version;
+		if (pd->bbr2_pacing_gain_cycle[i] != bbr2_pacing_gain_cycle[i])
+			pd->bbr2_pacing_gain_cycle[i] = bbr2_pacing_gain_cycle[i];
+	pd->bbr2_version = bbr2_version;
+	pd->bbr2_bpf_explicit = explicit_mask;
 }
 
-static void bss_to_table(const volatile bss_t *bss)
+static void params_to_table(const volatile params_t *pd)
 {
 	unsigned int i;
 
 	for (i = 0; i < BBR2_NR_PARAMS; i++)
-		bbr2_param_table[i].value = bss->bbr2_param_table[i].value;
+		bbr2_param_table[i].value = pd->bbr2_param_table[i].value;
 	for (i = 0; i < BBR2_CYCLE_LEN; i++)
-		bbr2_pacing_gain_cycle[i] = bss->bbr2_pacing_gain_cycle[i];
-	bbr2_version = bss->bbr2_version;
+		bbr2_pacing_gain_cycle[i] = pd->bbr2_pacing_gain_cycle[i];
+	bbr2_version = pd->bbr2_version;
+	explicit_mask = pd->bbr2_bpf_explicit;
 }
 
-/* Map the pinned program data; NULL (and a message) if not loaded. */
-static volatile bss_t *map_params(int writable)
+/* Map a pinned global data map of size bytes; NULL (and why) if not there. */
+static volatile void *map_pinned(const char *name, size_t size, int writable)
 {
 	struct bpf_map_info info = {};
 	__u32 len = sizeof(info);
 	void *mem;
 	int fd;
 
-	fd = bpf_obj_get(pin_path("params"));
+	fd = bpf_obj_get(pin_path(name));
 	if (fd < 0) {
 		err("%s: %s (is bbr2_bpf loaded? bbr2-bpf load)",
-		    pin_path("params"), strerror(errno));
+		    pin_path(name), strerror(errno));
 		return NULL;
 	}
 	if (bpf_obj_get_info_by_fd(fd, &info, &len) ||
-	    info.value_size != sizeof(bss_t)) {
-		err("%s: not this version's parameter map", pin_path("params"));
+	    info.value_size != size) {
+		err("%s: not this version's map", pin_path(name));
 		close(fd);
 		return NULL;
 	}
-	mem = mmap(NULL, sizeof(bss_t), PROT_READ | (writable ? PROT_WRITE : 0),
+	mem = mmap(NULL, size, PROT_READ | (writable ? PROT_WRITE : 0),
 		   MAP_SHARED, fd, 0);
 	close(fd);
 	if (mem == MAP_FAILED) {
-		err("mmap %s: %s", pin_path("params"), strerror(errno));
+		err("mmap %s: %s", pin_path(name), strerror(errno));
 		return NULL;
 	}
 	return mem;
+}
+
+static volatile params_t *map_params(int writable)
+{
+	return map_pinned("params", sizeof(params_t), writable);
+}
+
+/*
+ * The counters of every CPU, summed: hooks skipped for want of a slot,
+ * init() calls among them, and sockets a later hook initialised.
+ */
+static int print_counters(const char *prefix)
+{
+	const volatile state_t *st = map_pinned("state", sizeof(state_t), 0);
+	unsigned long long overflows = 0, init_failures = 0, late_inits = 0;
+	unsigned int i;
+
+	if (!st)
+		return -1;
+	for (i = 0; i < BBR2_BPF_MAX_CPUS; i++) {
+		overflows += st->bbr2_bpf_cpus[i].overflows;
+		init_failures += st->bbr2_bpf_cpus[i].init_failures;
+		late_inits += st->bbr2_bpf_cpus[i].late_inits;
+	}
+	munmap((void *)st, sizeof(state_t));
+	printf("%sslot_overflows:%llu init_failures:%llu late_inits:%llu\n",
+	       prefix, overflows, init_failures, late_inits);
+	return 0;
 }
 
 static void print_param(const char *name)
@@ -218,14 +271,14 @@ static void print_param(const char *name)
 
 static int cmd_get(int argc, char **argv)
 {
-	volatile bss_t *bss = map_params(0);
+	volatile params_t *pd = map_params(0);
 	unsigned int i;
 	int ret = 0;
 
-	if (!bss)
+	if (!pd)
 		return 1;
-	bss_to_table(bss);
-	munmap((void *)bss, sizeof(bss_t));
+	params_to_table(pd);
+	munmap((void *)pd, sizeof(params_t));
 	if (!argc) {
 		print_param("version");
 		for (i = 0; i < BBR2_NR_PARAMS; i++)
@@ -247,22 +300,22 @@ static int cmd_get(int argc, char **argv)
 
 static int cmd_set(int argc, char **argv)
 {
-	volatile bss_t *bss;
+	volatile params_t *pd;
 
 	if (!argc) {
 		err("set: NAME=VALUE expected");
 		return 2;
 	}
-	bss = map_params(1);
-	if (!bss)
+	pd = map_params(1);
+	if (!pd)
 		return 1;
-	bss_to_table(bss);
+	params_to_table(pd);
 	if (apply_all(argc, argv)) {
-		munmap((void *)bss, sizeof(bss_t));
+		munmap((void *)pd, sizeof(params_t));
 		return 1;
 	}
-	table_to_bss(bss);
-	munmap((void *)bss, sizeof(bss_t));
+	table_to_params(pd);
+	munmap((void *)pd, sizeof(params_t));
 	return 0;
 }
 
@@ -320,11 +373,7 @@ static int cmd_load(int argc, char **argv)
 		err("opening the BPF object failed: %s", strerror(errno));
 		return 1;
 	}
-	for (i = 0; i < BBR2_NR_PARAMS; i++)
-		skel->bss->bbr2_param_table[i].value = bbr2_param_table[i].value;
-	memcpy(skel->bss->bbr2_pacing_gain_cycle, bbr2_pacing_gain_cycle,
-	       sizeof(bbr2_pacing_gain_cycle));
-	skel->bss->bbr2_version = bbr2_version;
+	table_to_params(skel->data);
 
 	bpf_object__for_each_program(prog, skel->obj) {
 		if (n == sizeof(logs) / sizeof(logs[0]))
@@ -376,7 +425,8 @@ static int cmd_load(int argc, char **argv)
 		    strerror(errno));
 		goto out;
 	}
-	if (bpf_map__pin(skel->maps.bss, pin_path("params")))
+	if (bpf_map__pin(skel->maps.data, pin_path("params")) ||
+	    bpf_map__pin(skel->maps.bss, pin_path("state")))
 		goto out_unpin;
 	link = bpf_program__attach_iter(skel->progs.bbr2_bpf_sockets, NULL);
 	if (!link || bpf_link__pin(link, pin_path("sockets"))) {
@@ -408,6 +458,7 @@ static int cmd_load(int argc, char **argv)
 
 out_unpin:
 	unlink(pin_path("sockets"));
+	unlink(pin_path("state"));
 	unlink(pin_path("params"));
 	rmdir(pin_dir);
 out:
@@ -437,6 +488,7 @@ static int cmd_unload(void)
 	close(fd);
 	unlink(pin_path("ops"));
 	unlink(pin_path("sockets"));
+	unlink(pin_path("state"));
 	unlink(pin_path("params"));
 	rmdir(pin_dir);
 	return ret;
@@ -457,6 +509,8 @@ static int cmd_show(void)
 	while ((n = read(fd, buf, sizeof(buf))) > 0)
 		fwrite(buf, 1, n, stdout);
 	close(fd);
+	if (print_counters("# "))
+		return 1;
 	return n < 0;
 }
 
@@ -476,6 +530,8 @@ static int cmd_status(void)
 	printf("bbr2_bpf: %s; pinned under %s: %s\n",
 	       registered ? "registered" : "not registered", pin_dir,
 	       access(pin_path("ops"), F_OK) ? "no" : "yes");
+	if (!access(pin_path("state"), F_OK))
+		print_counters("bbr2_bpf: ");
 	return !registered;
 }
 

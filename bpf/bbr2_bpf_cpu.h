@@ -17,6 +17,8 @@ struct bbr2_bpf_cpu {
 	u64	slot[BBR2_BPF_LEVELS][BBR2_BPF_PRIV_WORDS];
 	u32	depth;			/* slots in use */
 	u32	overflows;		/* hooks skipped: no free slot */
+	u32	init_failures;		/* init() skipped: no free slot */
+	u32	late_inits;		/* sockets a later hook initialised */
 };
 
 #ifndef __always_inline
@@ -52,7 +54,7 @@ static __always_inline bool bbr2_bpf_slot_take(struct bbr2_bpf_cpu *c,
 
 	d = c->depth;
 	if (d >= BBR2_BPF_LEVELS) {
-		c->overflows++;
+		__sync_fetch_and_add(&c->overflows, 1);
 		return false;
 	}
 	c->depth = d + 1;
@@ -86,6 +88,25 @@ static __always_inline void bbr2_bpf_slot_put(struct bbr2_bpf_cpu *c,
 	}
 	bbr2_bpf_barrier();
 	c->depth = d;
+}
+
+/*
+ * A socket whose init() found no slot has an uninitialised model (the
+ * kernel zeroes the private area before init()).  Its next cong_control()
+ * initialises it, once the connection is established: before that,
+ * cong_control() runs for the handshake's ACK ahead of init() (SYN_SENT,
+ * SYN_RECV), which is not a missed init().
+ */
+#define BBR2_BPF_TCP_SYN_SENT	2
+#define BBR2_BPF_TCP_SYN_RECV	3
+#define BBR2_BPF_TCP_LISTEN	10
+
+static __always_inline bool bbr2_bpf_late_init_due(bool initialized,
+						   unsigned int sk_state)
+{
+	return !initialized && sk_state != BBR2_BPF_TCP_SYN_SENT &&
+	       sk_state != BBR2_BPF_TCP_SYN_RECV &&
+	       sk_state != BBR2_BPF_TCP_LISTEN;
 }
 
 #endif /* _BBR2_BPF_CPU_H */
