@@ -16,7 +16,10 @@
 #   make install/uninstall   install the module without DKMS
 #                            (INSTALL_MOD_PATH=DIR: under a staging root)
 #   make matrix              build against 5.10, 6.1, 6.12 and 7.x headers
-#   make deb                 tcp-bbr2-dkms_<version>_all.deb (DKMS package)
+#   make deb                 Debian packages (debian/, dh-dkms): tcp-bbr2-dkms,
+#                            bbr2-status, bbr2-bpf where it can be built
+#   make rpm                 RPM packages (rpm/): tcp_bbr2-dkms, bbr2-status,
+#                            bbr2-bpf; the akmod spec where kmodtool is
 #   make bpf                 bbr2 as a BPF struct_ops congestion control
 #                            (bpf/: bbr2_bpf.bpf.o and the bbr2-bpf loader)
 #   make reproduce [QUICK=1] set up, then run every experiment of tools/jobs
@@ -32,7 +35,7 @@ PWD  := $(shell pwd)
 SELFTEST_KVER := $(if $(filter command line environment,$(origin KVER)),KVER=$(KVER))
 
 .PHONY: all modules clean check test selftest vm-selftest demo deps \
-	install uninstall reproduce matrix deb bpf
+	install uninstall reproduce matrix deb rpm bpf
 
 all: modules
 
@@ -52,7 +55,8 @@ clean:
 			modules.order Module.symvers .tmp_versions; fi
 	if [ -d selftests/model ]; then $(MAKE) -C selftests/model clean; fi
 	if [ -d bpf ]; then $(MAKE) -C bpf clean; fi
-	rm -f tcp-bbr2-dkms_*.deb
+	rm -f tcp-bbr2*_* bbr2-bpf_*.deb bbr2-status_*.deb \
+		tcp_bbr2-*.rpm bbr2-bpf-*.rpm bbr2-status-*.rpm
 
 check:
 	$(MAKE) -C selftests/model check
@@ -61,7 +65,7 @@ bpf:
 	$(MAKE) -C bpf
 
 test:
-	selftests/run-all.sh
+	selftests/runner/run-all.sh
 
 demo: deps
 	$(MAKE) -C selftests demo $(SELFTEST_KVER)
@@ -85,12 +89,14 @@ uninstall:
 	      $(INSTALL_MOD_PATH)/lib/modules/$(KVER)/extra/tcp_bbr2.ko*
 	$(DEPMOD)
 
-# Build against one kernel of every supported series (selftests/build-matrix.sh).
+# Build against one kernel of every supported series (selftests/build/build-matrix.sh).
 matrix:
-	selftests/build-matrix.sh
+	selftests/build/build-matrix.sh
 
-# The DKMS Debian package tcp-bbr2-dkms_$(VERSION)_all.deb, here.
-VERSION := $(shell sed -n 's/^\#define BBR2_MODULE_VERSION[[:space:]]*"\(.*\)"/\1/p' src/tcp_bbr2_main.c)
-
+# The Debian packages (dpkg-buildpackage in a copy of the tree), here.
 deb:
-	tools/build-deb.sh $(VERSION) .
+	tools/build-deb.sh .
+
+# The RPM packages (rpmbuild), here.
+rpm:
+	tools/build-rpm.sh .

@@ -20,7 +20,7 @@
 #include "bbr2.h"
 #include "bbr2_trace.h"
 
-#define BBR2_MODULE_VERSION	"0.1.0"
+#define BBR2_MODULE_VERSION	"1.0.0"
 
 /*
  * The active tunables: one immutable set, replaced whole by a parameter

@@ -355,8 +355,8 @@ if [ -e /proc/modules ]; then
 	done
 	for spec in $CCS; do
 		if [ "$(spec_cc "$spec")" = "$BBR2_CC" ]; then
-			# shellcheck source=../runner-lib.sh
-			source "$(dirname "$0")/../runner-lib.sh"
+			# shellcheck source=../runner/runner-lib.sh
+			source "$(dirname "$0")/../runner/runner-lib.sh"
 			runner_load_module "${BBR2_KO:-}"
 			break
 		fi

@@ -5,7 +5,7 @@
 # taken from the page and run in the top of the tree as shown, installing
 # under a temporary DESTDIR: the installed bbr2-bpf must be there, carry
 # the BPF object, and refuse a bad tunable before touching the kernel.
-# Quick tier; needs the packages of selftests/setup-deps.sh, not root.
+# Quick tier; needs the packages of selftests/runner/setup-deps.sh, not root.
 
 source "$(dirname "$0")/../net/lib.sh"
 

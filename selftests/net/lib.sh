@@ -169,7 +169,7 @@ require_cmds()
 
 	for c in "$@"; do
 		command -v "$c" >/dev/null 2>&1 ||
-			ktap_skip_all "missing '$c' (run selftests/setup-deps.sh)"
+			ktap_skip_all "missing '$c' (run selftests/runner/setup-deps.sh)"
 	done
 }
 

@@ -17,8 +17,8 @@
 #
 #   BENCH_SECS (8), BENCH_ROUNDS (3), CCS ("bbr2 bbr cubic")
 source "$(dirname "$0")/../net/lib.sh"
-# shellcheck source=../runner-lib.sh
-source "$(dirname "$0")/../runner-lib.sh"
+# shellcheck source=../runner/runner-lib.sh
+source "$(dirname "$0")/../runner/runner-lib.sh"
 
 SECS=${BENCH_SECS:-8}
 ROUNDS=${BENCH_ROUNDS:-3}

@@ -17,8 +17,8 @@ export LC_ALL=C
 
 STRESS=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$STRESS/../.." && pwd)
-# shellcheck source=../runner-lib.sh
-source "$STRESS/../runner-lib.sh"
+# shellcheck source=../runner/runner-lib.sh
+source "$STRESS/../runner/runner-lib.sh"
 export PROFILE=${PROFILE:-short}
 RESULTS_DIR=${RESULTS_DIR:-$STRESS/../results/stress-$(date +%Y%m%d-%H%M%S)}
 export RESULTS_DIR

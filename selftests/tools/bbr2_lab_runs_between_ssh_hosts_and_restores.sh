@@ -37,7 +37,7 @@ require_cmds ip tc iperf3 ss ssh ssh-keygen /usr/sbin/sshd setsid /usr/bin/pytho
 cc_available bbr2 || ktap_skip_all "$(cc_skip_reason bbr2)"
 [ -d $PARAMS ] || ktap_skip_all "no $PARAMS"
 /usr/bin/python3 -c 'import matplotlib' 2>/dev/null ||
-	ktap_skip_all "python3-matplotlib missing (run selftests/setup-deps.sh)"
+	ktap_skip_all "python3-matplotlib missing (run selftests/runner/setup-deps.sh)"
 ktap_header
 dmesg_mark
 

@@ -17,7 +17,7 @@ require_root
 require_cmds ip tc iperf3 /usr/bin/python3
 cc_available bbr2 || ktap_skip_all "$(cc_skip_reason bbr2)"
 /usr/bin/python3 -c 'import matplotlib' 2>/dev/null ||
-	ktap_skip_all "python3-matplotlib missing (run selftests/setup-deps.sh)"
+	ktap_skip_all "python3-matplotlib missing (run selftests/runner/setup-deps.sh)"
 ktap_header
 dmesg_mark
 

@@ -11,8 +11,8 @@ export LC_ALL=C
 
 TOOLS_TESTS=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$TOOLS_TESTS/../.." && pwd)
-# shellcheck source=../runner-lib.sh
-source "$TOOLS_TESTS/../runner-lib.sh"
+# shellcheck source=../runner/runner-lib.sh
+source "$TOOLS_TESTS/../runner/runner-lib.sh"
 RESULTS_DIR=${RESULTS_DIR:-/tmp/bbr2-tools-tests}
 export RESULTS_DIR
 TEST_TIMEOUT=${TEST_TIMEOUT:-1500}

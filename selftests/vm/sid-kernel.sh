@@ -7,7 +7,7 @@
 #
 #   sid-kernel.sh            fetch (once) and build; prints the kernel's ABI
 #
-#   1. selftests/build-matrix.sh 7 builds tcp_bbr2.ko with W=1 against the
+#   1. selftests/build/build-matrix.sh 7 builds tcp_bbr2.ko with W=1 against the
 #      newest 7.x headers in the build matrix's sid chroot (creating the
 #      chroot if needed) and keeps it: $CACHE/kernels/<ABI>/tcp_bbr2.ko
 #   2. apt-get in that chroot downloads the unsigned kernel of the same ABI
@@ -58,7 +58,7 @@ build() {
 	local abi
 
 	log "building tcp_bbr2.ko against sid's 7.x headers (build-matrix.sh 7)"
-	KEEP_KO=$KERNELS "$SELFTESTS/build-matrix.sh" 7 >&2 ||
+	KEEP_KO=$KERNELS "$SELFTESTS/build/build-matrix.sh" 7 >&2 ||
 		die "the 7.x build failed (above)"
 	abi=$(chroot_abi)
 	if [ -z "$abi" ] || [ ! -f "$KERNELS/$abi/tcp_bbr2.ko" ]; then

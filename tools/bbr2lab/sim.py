@@ -38,8 +38,8 @@ def log(msg):
 
 def kernel_source():
     """The kernel source files the model links tcp_bbr.c / tcp_cubic.c from
-    (selftests/fetch-kernel-source.sh), or None."""
-    res = subprocess.run([os.path.join(REPO, "selftests", "fetch-kernel-source.sh")],
+    (selftests/runner/fetch-kernel-source.sh), or None."""
+    res = subprocess.run([os.path.join(REPO, "selftests", "runner", "fetch-kernel-source.sh")],
                          capture_output=True, text=True)
     return res.stdout.strip() if res.returncode == 0 else None
 

@@ -9,7 +9,7 @@
  *    v3's headroom and the three packets (nor cwnd_min_target, if that
  *    is more), while v3 mode's flows do go above that line: the
  *    check can tell the two caps apart;
- *  - the flows retransmit at most issue 14's 3 % and less than v3 mode
+ *  - the flows retransmit at most 3 % and less than v3 mode
  *    at >= 95 % of the link.
  */
 #include "bbr2_util.h"
