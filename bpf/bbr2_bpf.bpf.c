@@ -30,14 +30,13 @@
 struct bbr2_tunables bbr2_tunables_set[2] = {
 	BBR2_BPF_TUNABLES_INIT, BBR2_BPF_TUNABLES_INIT
 };
+
 u32 bbr2_tunables_idx SEC(".data");
 
 /* The set this hook invocation uses, chosen once at its entry. */
 static __always_inline const struct bbr2_tunables *bbr2_bpf_tunables(void)
 {
-	u32 idx = *(volatile u32 *)&bbr2_tunables_idx;
-
-	return &bbr2_tunables_set[idx & 1];
+	return &bbr2_tunables_set[READ_ONCE(bbr2_tunables_idx) & 1];
 }
 
 /* The per-CPU working copies of the private area (bbr2_bpf_shim.h). */

@@ -318,25 +318,7 @@ static inline void *bbr2_bpf_inet_csk_ca(const struct sock *sk)
 #define tcp_min_rtt		bbr2_bpf_tcp_min_rtt
 #define tcp_packets_in_flight	bbr2_bpf_tcp_packets_in_flight
 
-/*
- * ECN negotiated, as the kernel's tcp_ecn_mode_any().  Since AccECN (6.18)
- * tp->ecn_flags holds the mode in two bits: TCP_ECN_MODE_RFC3168 (bit 0,
- * TCP_ECN_OK before) and TCP_ECN_MODE_ACCECN (bit 4, unused before).
- * These are preprocessor constants, which BTF does not carry, so the
- * kernel's AccECN support is told at load time by a tcp_sock field that
- * came with it (CO-RE).
- */
-#define BBR2_BPF_ECN_MODE_RFC3168	0x01
-#define BBR2_BPF_ECN_MODE_ACCECN	0x10
-
-static inline bool bbr2_bpf_ecn_mode_any(u32 ecn_flags, bool accecn_kernel)
-{
-	u32 any = BBR2_BPF_ECN_MODE_RFC3168;
-
-	if (accecn_kernel)
-		any |= BBR2_BPF_ECN_MODE_ACCECN;
-	return ecn_flags & any;
-}
+#include "bbr2_bpf_ecn.h"
 
 #ifdef __bpf__
 struct tcp_sock___accecn {
