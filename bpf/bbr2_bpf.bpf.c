@@ -31,7 +31,7 @@ struct bbr2_tunables bbr2_tunables_set[2] = {
 	BBR2_BPF_TUNABLES_INIT, BBR2_BPF_TUNABLES_INIT
 };
 
-u32 bbr2_tunables_idx SEC(".data");
+u64 bbr2_tunables_idx SEC(".data");
 
 /* The set this hook invocation uses, chosen once at its entry. */
 static __always_inline const struct bbr2_tunables *bbr2_bpf_tunables(void)

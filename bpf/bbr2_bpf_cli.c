@@ -175,7 +175,31 @@ static void table_to_params(volatile params_t *pd)
 	sleep_ns(GRACE_NS);
 }
 
-/* Map a pinned global data map of size bytes; NULL (and why) if not there. */
+/*
+ * The value size of the embedded object's .data (params) or .bss (state)
+ * map: the section's size, which libbpf gives the map, and which can be
+ * smaller than the skeleton's padded struct.
+ */
+static __u32 object_value_size(bool bss)
+{
+	static __u32 size[2];
+	struct bbr2_bpf_skel *skel;
+
+	if (!size[0]) {
+		skel = bbr2_bpf_skel__open();
+		if (!skel)
+			return 0;
+		size[0] = bpf_map__value_size(skel->maps.data);
+		size[1] = bpf_map__value_size(skel->maps.bss);
+		bbr2_bpf_skel__destroy(skel);
+	}
+	return size[bss];
+}
+
+/*
+ * Map a pinned global data map (size bytes of it), after checking that it
+ * is this object's (its value size); NULL (and why) if not there.
+ */
 static volatile void *map_pinned(const char *name, size_t size, int writable)
 {
 	struct bpf_map_info info = {};
@@ -190,7 +214,7 @@ static volatile void *map_pinned(const char *name, size_t size, int writable)
 		return NULL;
 	}
 	if (bpf_obj_get_info_by_fd(fd, &info, &len) ||
-	    info.value_size != size) {
+	    info.value_size != object_value_size(!strcmp(name, "state"))) {
 		err("%s: not this version's map", pin_path(name));
 		close(fd);
 		return NULL;

@@ -87,7 +87,7 @@ static unsigned int compare(unsigned int s, const struct bbr2_tunables *got)
 int main(int argc, char **argv)
 {
 	const struct bbr2_tunables *sets;
-	const unsigned int *idx;
+	const unsigned long long *idx;
 	unsigned int bad = 0;
 
 	if (argc != 2) {
@@ -109,7 +109,7 @@ int main(int argc, char **argv)
 	bad += compare(0, &sets[0]);
 	bad += compare(1, &sets[1]);
 	if (*idx != 0) {
-		printf("active set index: object %u, expected 0\n", *idx);
+		printf("active set index: object %llu, expected 0\n", *idx);
 		bad++;
 	}
 	printf("check-defaults: 2 sets of %u parameters, %u pacing gains, the version and the explicit mask, and the index: %u differ from src/bbr2_params.c's boot set\n",
