@@ -283,8 +283,9 @@ static inline bool bbr2_loss_beyond_background(const struct bbr2 *bbr,
  * full_loss_cnt lossy ACKs in a round, and would keep doubling into a full
  * buffer until bw plateaus.
  */
-static inline bool bbr2_queue_loss_may_end_startup(const struct bbr2 *bbr,
-						   const struct bbr2_tunables *t)
+static inline bool
+bbr2_queue_loss_may_end_startup(const struct bbr2 *bbr,
+				const struct bbr2_tunables *t)
 {
 	return bbr2_loss_mode(bbr) && bbr->mode == BBR2_STARTUP &&
 	       !bbr->full_bw_reached && bbr->loss_in_round &&

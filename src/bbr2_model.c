@@ -95,7 +95,7 @@ struct bbr2_ack {
  * with its departure time and moves the socket's send clock on by
  * len / pacing_rate; nothing moves it back when the rate recovers.  A
  * rate of a few bytes per second (bw_lo cut to a stalled round's delivery
- * rate, times a low gain) pushed that clock minutes ahead: sch_fq drops
+ * rate, times a low gain) would push that clock minutes ahead: sch_fq drops
  * whatever is stamped beyond its 10 s horizon, retransmissions included,
  * no ACK comes back to raise the rate, and the connection hangs.  100 ms,
  * half of TCP_RTO_MIN, keeps even the two segments TSQ lets into the qdisc
@@ -872,8 +872,8 @@ static u64 bbr2_reno_rounds(u32 cwnd, u32 reno_gain)
 
 /*
  * A Reno flow with our BDP loses a packet about every BDP rounds; probing no
- * more often than that lets it keep its share.  Cap at bw_probe_max_rounds
- * so that random loss, which shaves inflight every round, is recovered from.
+ * more often than that lets it keep its share.  (The caller caps the wait
+ * at bw_probe_max_rounds.)
  */
 static bool bbr2_is_reno_coexistence_probe_time(const struct sock *sk,
 						const struct bbr2_tunables *t)
@@ -884,8 +884,6 @@ static bool bbr2_is_reno_coexistence_probe_time(const struct sock *sk,
 	u32 cwnd = tcp_snd_cwnd(tcp_sk(sk));
 	u32 bdp;
 
-	if (rounds >= bbr2_param(t, BW_PROBE_MAX_ROUNDS))
-		return true;
 	if (!reno_gain)
 		return false;
 	/*
@@ -1127,6 +1125,11 @@ static bool bbr2_check_time_to_probe_bw(struct sock *sk,
 		return true;
 	}
 
+	/*
+	 * The wall-clock wait is over, or bw_probe_max_rounds have passed: the
+	 * cap on rounds lets a flow recover the bounds that random loss shaves
+	 * in every round.
+	 */
 	if (bbr2_has_elapsed_in_phase(sk, bbr->probe_wait_us) ||
 	    bbr->rounds_since_probe >= bbr2_param(t, BW_PROBE_MAX_ROUNDS)) {
 		bbr2_start_bw_probe_refill(sk, 0);
@@ -1138,7 +1141,10 @@ static bool bbr2_check_time_to_probe_bw(struct sock *sk,
 		bbr2_start_bw_probe_refill(sk, 0);
 		return true;
 	}
-	/* No queue to compete for: the timer only undoes the loss cuts. */
+	/*
+	 * The loss mode saw no queue for a Reno flow to compete for: the timer
+	 * only undoes what loss cut since the last probe.
+	 */
 	bbr2_reset_lower_bounds(bbr);
 	bbr->rounds_since_probe = 0;
 	return false;
