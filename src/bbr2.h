@@ -45,9 +45,11 @@ enum bbr2_ack_phase {
 };
 
 /*
- * Per-socket state.  It lives in the stock icsk_ca_priv area (104 bytes on
- * every kernel since 4.x), so nothing is allocated per socket and nothing
- * can leak; the BUILD_BUG_ON in tcp_bbr2_main.c keeps it that way.
+ * Per-socket state.  It lives in the stock icsk_ca_priv area, so nothing is
+ * allocated per socket and nothing can leak; the BUILD_BUG_ON in
+ * tcp_bbr2_main.c keeps it that way.  The area is 104 bytes on every kernel
+ * this module builds for (5.10 and later): Linux 5.1 grew it from 88 for
+ * BBRv1's ACK-aggregation state.
  * Timestamps marked "jiffies" are tcp_jiffies32, "us" are the low 32 bits of
  * tcp_mstamp (they only ever measure intervals far below the 71 min wrap).
  */
@@ -60,7 +62,7 @@ struct bbr2 {
 	u32	next_rtt_delivered;	/* tp->delivered that ends this round */
 	u32	cycle_stamp_us;		/* us when this PROBE_BW phase began */
 	u32	probe_wait_us:27,	/* wall-clock wait before next probe */
-		loss_mode:1,		/* the loss_mode this socket runs */
+		loss_mode:1,		/* latched, bbr2_latch_loss_mode() */
 		unused:4;
 	u32	prior_cwnd;		/* cwnd before recovery or PROBE_RTT */
 	u32	full_bw;		/* bw when it last grew by full_bw_thresh */
@@ -76,7 +78,7 @@ struct bbr2 {
 	union {
 		/* REFILL and UP: packets ACKed since inflight_hi grew */
 		u32	bw_probe_up_acks;
-		/* DOWN and CRUISE, when the socket runs loss_mode 1 */
+		/* DOWN and CRUISE in loss_mode 1 (bbr2_update_bg_loss()) */
 		struct {
 			/* rounds too small to judge their loss alone (the
 			 * pool is judged at 512 / loss_thresh packets, so it

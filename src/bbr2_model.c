@@ -53,16 +53,9 @@
  * hold cwnd at half the BDP for probe_rtt_mode_ms (200 ms) and a round, so
  * that competing flows drain the queue together and see the real min_rtt.
  *
- * loss_mode=1 (not v3; default 0) takes loss for congestion only with a
- * queue signal or above a background loss rate measured while cruising,
- * so that random loss does not cut the bounds (see bbr2_note_low_rtt()),
- * leaves STARTUP on a lossy round with a queue, however few ACKs reported
- * the loss (bbr2_check_queue_loss_in_startup()), and probes on the
- * Reno-coexistence timer only where a queue is (bbr2_queue_lets_reno_in());
- * elsewhere that timer undoes the loss cuts.  It cruises a few packets
- * further below inflight_hi than v3 (bbr2_inflight_with_headroom()), and
- * a cruising round that lost three or more packets as congestion lowers
- * inflight_hi a packet (bbr2_trim_cruising_cap()).
+ * loss_mode=1 (default 0, v3) is another response to loss, kept in
+ * bbr2_loss_mode.h: this file asks it at each decision point, and in
+ * loss_mode 0 every answer is v3's.
  *
  * What a stock kernel does not give us, and what we do instead
  * (Documentation/design.rst has the full account and the costs):
@@ -84,6 +77,7 @@
  * published BBRv2/v3 descriptions and sources.
  */
 #include "bbr2.h"
+#include "bbr2_loss_mode.h"
 
 /* Per-ACK values that several steps of the model need. */
 struct bbr2_ack {
@@ -101,7 +95,7 @@ struct bbr2_ack {
  * with its departure time and moves the socket's send clock on by
  * len / pacing_rate; nothing moves it back when the rate recovers.  A
  * rate of a few bytes per second (bw_lo cut to a stalled round's delivery
- * rate, times a low gain) pushed that clock minutes ahead: sch_fq drops
+ * rate, times a low gain) would push that clock minutes ahead: sch_fq drops
  * whatever is stamped beyond its 10 s horizon, retransmissions included,
  * no ACK comes back to raise the rate, and the connection hangs.  100 ms,
  * half of TCP_RTO_MIN, keeps even the two segments TSQ lets into the qdisc
@@ -658,185 +652,17 @@ static bool bbr2_can_use_ecn(const struct sock *sk,
 }
 
 /*
- * loss_mode 1 tells loss that congestion causes from loss the path has
- * whatever we send (radio, dirty fibre, a busy switch's random drops):
- *  - a standing queue: no RTT sample of the loss round came within
- *    1/2^BBR2_QUEUE_RTT_SHIFT of min_rtt (a drop-tail buffer drops only
- *    when it is full, so congestion loss comes with a queue; the lowest
- *    sample of a round, not the highest, so that our own TSO bursts and
- *    ACK jitter, which raise some samples, do not count).  min_rtt/16,
- *    not less: pacing released in bursts (late timers, interrupt
- *    batching) keeps a queue of a few milliseconds that is far from
- *    full, and with min_rtt/64 random loss on top of it was taken for
- *    congestion;
- *  - a background loss level: the loss rate of rounds spent cruising with
- *    no standing queue, in halves of loss_thresh (0 .. 3).  A loss rate is
- *    too high when it exceeds loss_thresh on top of that background.
- * Outside probing, loss cuts bw_lo/inflight_lo only with a standing queue
- * or at a rate that is too high; a probe ends on a rate that is too high.
- * Documentation/design.rst has the reasoning and the measured trade-offs.
+ * Was more than loss_thresh of the flight lost?  Where the loss mode has
+ * learnt a background loss level, the limit is above it.
  */
-#define BBR2_QUEUE_RTT_SHIFT	4
-/*
- * In STARTUP the question is only whether the buffer overflowed, and a
- * shallow buffer shared by many flows is full at a queue of a millisecond
- * or two: there a queue is min_rtt/64 (16 flows in a 5 %-BDP buffer
- * retransmitted more than v3 mode in the VM with min_rtt/16).
- */
-#define BBR2_STARTUP_QUEUE_RTT_SHIFT	6
-#define BBR2_BG_LOSS_MAX	3
-/* cruise.pool_lost is 8 bits wide */
-#define BBR2_BG_POOL_LOST_MAX	((1U << 8) - 1)
-
-/* The loss_mode this socket runs: latched, see bbr2_latch_loss_mode(). */
-static bool bbr2_loss_mode(const struct bbr2 *bbr)
+static bool bbr2_is_loss_too_high(const struct bbr2 *bbr, u32 lost,
+				  u32 tx_in_flight,
+				  const struct bbr2_tunables *t)
 {
-	return bbr->loss_mode;
-}
-
-/*
- * A socket takes the loss_mode parameter at init() and at the start of
- * each PROBE_BW cycle (bbr2_start_bw_probe_down()), and runs that mode
- * until the next: the mode decides what the word shared by
- * bw_probe_up_acks and the cruising pool holds, and the state only mode 1
- * keeps (the pool, bg_loss_level, low_rtt_in_round) is valid for it only
- * from a point where it is (re)initialised.  A write of loss_mode reaches
- * every socket within one cycle, never in the middle of one.
- */
-static void bbr2_latch_loss_mode(struct bbr2 *bbr,
-				 const struct bbr2_tunables *t)
-{
-	bool on = bbr2_param(t, LOSS_MODE) != 0;
-
-	if (on == bbr->loss_mode)
-		return;
-	bbr->loss_mode = on;
-	bbr->bg_loss_level = 0;
-	bbr->low_rtt_in_round = 0;
-}
-
-/* Note an RTT sample that saw (next to) no queue. */
-static void bbr2_note_low_rtt(struct sock *sk, const struct rate_sample *rs)
-{
-	struct bbr2 *bbr = inet_csk_ca(sk);
-	u64 min_rtt = bbr->min_rtt_us;
-	u32 shift = bbr2_full_bw_reached(bbr) ? BBR2_QUEUE_RTT_SHIFT :
-						BBR2_STARTUP_QUEUE_RTT_SHIFT;
-
-	if (bbr->low_rtt_in_round || rs->rtt_us < 0)
-		return;
-	if ((u64)rs->rtt_us <= min_rtt + (min_rtt >> shift))
-		bbr->low_rtt_in_round = 1;
-}
-
-/* Did the loss round keep a queue throughout? */
-static bool bbr2_standing_queue(const struct bbr2 *bbr)
-{
-	return !bbr->low_rtt_in_round;
-}
-
-static void bbr2_empty_bg_pool(struct bbr2 *bbr)
-{
-	bbr->cruise.pool_tx = 0;
-	bbr->cruise.pool_lost = 0;
-}
-
-/*
- * At the end of a loss round spent cruising without a standing queue, move
- * the background loss level a step towards that round's loss rate, counted
- * in halves of loss_thresh (level k: lost/tx >= k * loss_thresh / 2): up a
- * step when the rate is above the level, down a step only when it is two
- * steps below (one round of a Binomial loss count below its mean must not
- * pull it down).  A round of fewer than 512 / loss_thresh packets (103 at
- * 2 %) cannot resolve a step -- one loss is more than a step -- so it may
- * lower the level but not raise it alone; such rounds are pooled until
- * together they resolve a step, then judged as one round, so that a flow
- * whose whole BDP is under 103 packets (10-20 Mbit/s at 40 ms) learns its
- * background too.  The price: a flow with a small share of a shallow
- * buffer (16 flows in a 5 %-BDP buffer) learns some of its competitors'
- * congestion loss, which comes with no queue it could see, as background
- * (design.rst has the numbers).  A cruising round that lost packets with a
- * standing queue is congestion, lowers the level a step and empties the
- * pool; the start of every PROBE_BW cycle lowers it a step too
- * (bbr2_start_bw_probe_down), so a level learnt once, e.g. from the
- * losses STARTUP left, does not outlive the path that showed it.
- */
-static void bbr2_update_bg_loss(struct sock *sk, const struct bbr2_ack *ack,
-				const struct bbr2_tunables *t)
-{
-	struct bbr2 *bbr = inet_csk_ca(sk);
-	u32 thresh = bbr2_param(t, LOSS_THRESH);
-	u64 resolvable = BIT(BBR_SCALE + 1);	/* tx * thresh of one step */
-	u64 tx = ack->tx_in_flight, lost = ack->lost;
-	u64 half_thresh;
-	u32 level = 0;
-
-	if (bbr->mode != BBR2_PROBE_BW ||
-	    bbr->cycle_idx != BBR2_BW_PROBE_CRUISE || !tx)
-		return;
-	if (bbr2_standing_queue(bbr)) {
-		/* Loss with a queue: congestion; trust the background less. */
-		if (bbr->loss_in_round && bbr->bg_loss_level)
-			bbr->bg_loss_level--;
-		bbr2_empty_bg_pool(bbr);
-		return;
-	}
-	if (tx * thresh < resolvable) {
-		bbr->cruise.pool_tx += tx;
-		bbr->cruise.pool_lost = min_t(u64, bbr->cruise.pool_lost + lost,
-					      BBR2_BG_POOL_LOST_MAX);
-		if ((u64)bbr->cruise.pool_tx * thresh >= resolvable) {
-			tx = bbr->cruise.pool_tx;
-			lost = bbr->cruise.pool_lost;
-			bbr2_empty_bg_pool(bbr);
-		}
-	}
-	half_thresh = tx * thresh;
-	lost <<= BBR_SCALE + 1;
-	while (level < BBR2_BG_LOSS_MAX && lost >= half_thresh * (level + 1))
-		level++;
-	if (level > bbr->bg_loss_level && half_thresh >= resolvable)
-		bbr->bg_loss_level++;
-	else if (level + 1 < bbr->bg_loss_level)
-		bbr->bg_loss_level--;
-}
-
-/* loss_thresh in 1/512, on top of the background loss in loss_mode 1. */
-static u32 bbr2_loss_thresh_x2(const struct bbr2 *bbr,
-			       const struct bbr2_tunables *t)
-{
-	u32 thresh = bbr2_param(t, LOSS_THRESH);
-
-	if (!bbr2_loss_mode(bbr))
-		return thresh << 1;
-	return thresh * (2 + bbr->bg_loss_level);
-}
-
-/*
- * loss_mode 1: is a loss count above the limit by more than the background
- * loss itself scatters?  A background of m expected losses in the round
- * is a Binomial count with a variance of at most m, so a count more than
- * two standard deviations above the limit is one round in forty by
- * chance.  A round of 150 packets at 3 % random loss (4.5 expected) goes
- * past a 5 % limit (7.5) one round in thirteen, and each such round
- * cut inflight_lo by beta until the next probe.  Compared squared, so no
- * square root is taken; for the thousands of packets a DTN's round
- * carries the margin is a small fraction of the limit.
- */
-static bool bbr2_loss_beyond_background(const struct bbr2 *bbr, u64 lost,
-					u64 limit, u32 tx_in_flight,
-					const struct bbr2_tunables *t)
-{
-	u64 expected, excess;
-
-	if (lost <= limit)
-		return false;
-	if (!bbr2_loss_mode(bbr) || !bbr->bg_loss_level)
-		return true;
-	expected = ((u64)tx_in_flight * bbr2_param(t, LOSS_THRESH) *
-		    bbr->bg_loss_level) >> (BBR_SCALE + 1);
-	excess = lost - limit;
-	return excess >= BIT(26) || excess * excess > 4 * expected;
+	if (bbr2_bg_loss_level(bbr))
+		return bbr2_loss_beyond_background(bbr, lost, tx_in_flight, t);
+	return lost > (((u64)tx_in_flight * bbr2_param(t, LOSS_THRESH)) >>
+		       BBR_SCALE);
 }
 
 /* Does loss or CE marking say that inflight has gone too high? */
@@ -849,14 +675,9 @@ static bool bbr2_is_inflight_too_high(const struct sock *sk,
 	u32 ecn_thresh = bbr2_param(t, ECN_THRESH);
 	u64 limit;
 
-	if (ack->lost && ack->tx_in_flight) {
-		limit = ((u64)ack->tx_in_flight *
-			 bbr2_loss_thresh_x2(bbr, t)) >>
-			(BBR_SCALE + 1);
-		if (bbr2_loss_beyond_background(bbr, ack->lost, limit,
-						ack->tx_in_flight, t))
-			return true;
-	}
+	if (ack->lost && ack->tx_in_flight &&
+	    bbr2_is_loss_too_high(bbr, ack->lost, ack->tx_in_flight, t))
+		return true;
 	if (ack->delivered_ce > 0 && rs->delivered > 0 &&
 	    bbr->ecn_eligible && ecn_thresh) {
 		limit = ((u64)rs->delivered * ecn_thresh) >> BBR_SCALE;
@@ -865,22 +686,6 @@ static bool bbr2_is_inflight_too_high(const struct sock *sk,
 	}
 	return false;
 }
-
-/*
- * loss_mode 1 cruises this many packets further below inflight_hi.  A
- * flow's inflight_hi is where its own probe met loss, and the ACKs that
- * report the loss come a round after the growth that caused it: at a
- * small inflight, PROBE_UP's first two steps (1 + 2 packets) above what
- * the buffer held.  v3 learns inflight_hi afresh in a probe every Reno
- * interval; loss_mode 1, where no Reno flow keeps a queue
- * (bbr2_queue_lets_reno_in()), cruises through the whole probe wait, and
- * its Reno timer lifts the loss cuts back to the cruising cap.
- * Sixteen flows in a 5 %-BDP buffer, each cruising a packet or two above
- * its share of what the buffer holds, overflowed it every Reno interval
- * (design.rst, "Cruising headroom").  To a flow of hundreds of packets,
- * three are nothing.
- */
-#define BBR2_CRUISE_OVERSHOOT_PKTS	3
 
 /* inflight_hi less the headroom we leave for other flows when cruising. */
 static u32 bbr2_inflight_with_headroom(const struct sock *sk,
@@ -894,9 +699,7 @@ static u32 bbr2_inflight_with_headroom(const struct sock *sk,
 		return ~0U;
 	headroom = ((u64)bbr->inflight_hi * bbr2_param(t, INFLIGHT_HEADROOM)) >>
 		   BBR_SCALE;
-	headroom = max(headroom, 1U);
-	if (bbr2_loss_mode(bbr))
-		headroom += BBR2_CRUISE_OVERSHOOT_PKTS;
+	headroom = max(headroom, 1U) + bbr2_cruise_extra_headroom(bbr);
 	if (headroom >= bbr->inflight_hi)
 		return min_cwnd;
 	return max(bbr->inflight_hi - headroom, min_cwnd);
@@ -938,10 +741,9 @@ static void bbr2_init_lower_bounds(struct sock *sk, bool init_bw)
 }
 
 /*
- * Was the loss in this loss round congestion?  Always in v3's loss_mode 0.
- * In loss_mode 1 only at a rate above the background's, or with a queue
- * that is not the one our last probe left (PROBE_BW DOWN drains that one,
- * and the probe has been judged already).
+ * Was the loss in this loss round congestion?  v3 takes all loss for
+ * congestion; the loss mode may ask for a sign of it, and then a loss rate
+ * that is too high is one.
  */
 static bool bbr2_is_congestion_loss(const struct sock *sk,
 				    const struct rate_sample *rs,
@@ -949,52 +751,11 @@ static bool bbr2_is_congestion_loss(const struct sock *sk,
 				    const struct bbr2_tunables *t)
 {
 	const struct bbr2 *bbr = inet_csk_ca(sk);
-	bool own_queue;
 
 	if (!bbr->loss_in_round)
 		return false;
-	if (!bbr2_loss_mode(bbr))
-		return true;
-	own_queue = bbr->mode == BBR2_PROBE_BW &&
-		    bbr->cycle_idx == BBR2_BW_PROBE_DOWN;
-	return (bbr2_standing_queue(bbr) && !own_queue) ||
+	return bbr2_loss_is_congestion(bbr) ||
 	       bbr2_is_inflight_too_high(sk, rs, ack, t);
-}
-
-/*
- * loss_mode 1: a cruising round that lost BBR2_CRUISE_TRIM_LOST or more
- * packets, beyond the background and with no standing queue, lowers
- * inflight_hi by a packet.  Between probes the Reno timer lifts the cuts of
- * bw_lo and inflight_lo back to the cruising cap, so a flow whose cap is
- * above its share of what a shallow buffer holds meets loss there again
- * every Reno interval; inflight_hi, and with it the cap, is corrected only
- * when the flow's own next probe overflows.  Sixteen flows in a 5 %-BDP
- * buffer cruise at caps that add up to more than the pipe and the buffer.
- * A packet per lossy round walks each cap down to what the buffer holds
- * until the next probe learns inflight_hi afresh (design.rst, "Trimming
- * the cruising cap").  A flow of a few packets per round cannot tell its
- * share of such a buffer from random loss by counting, so the count must
- * be one that random loss rarely gives it: three losses in a round of nine
- * at 3 % random loss come one round in five hundred, two one round in
- * thirty-five, and trimming on two cost such a flow a fifth of its
- * goodput in the VM.
- */
-#define BBR2_CRUISE_TRIM_LOST	3
-
-static void bbr2_trim_cruising_cap(struct sock *sk, const struct bbr2_ack *ack,
-				   const struct bbr2_tunables *t)
-{
-	struct bbr2 *bbr = inet_csk_ca(sk);
-	u32 floor = bbr2_param(t, CWND_MIN_TARGET) +
-		    BBR2_CRUISE_OVERSHOOT_PKTS + 1;
-
-	if (!bbr2_loss_mode(bbr) || bbr->mode != BBR2_PROBE_BW ||
-	    bbr->cycle_idx != BBR2_BW_PROBE_CRUISE ||
-	    bbr->inflight_hi == ~0U || bbr2_standing_queue(bbr) ||
-	    ack->lost < BBR2_CRUISE_TRIM_LOST)
-		return;
-	if (bbr->inflight_hi > floor)
-		bbr->inflight_hi--;
 }
 
 /*
@@ -1031,7 +792,7 @@ static void bbr2_adapt_lower_bounds(struct sock *sk,
 		bbr->inflight_lo = max_t(u32, bbr->inflight_latest,
 					 ((u64)bbr->inflight_lo * cut) >>
 					 BBR_SCALE);
-		bbr2_trim_cruising_cap(sk, ack, t);
+		bbr2_trim_cruising_cap(bbr, ack->lost, t);
 	}
 
 	bbr->inflight_lo = min(bbr->inflight_lo, ecn_inflight_lo);
@@ -1042,35 +803,13 @@ static void
 bbr2_handle_queue_too_high_in_startup(struct sock *sk,
 				      const struct bbr2_tunables *t);
 
-/*
- * loss_mode 1: a STARTUP loss round that kept a standing queue and lost
- * more than loss_thresh is the pipe overflowing, however few ACKs brought
- * the news.  v3 waits for full_loss_cnt lossy ACKs in the round, which a
- * flow with a small share of the pipe (16 flows of ~10 packets each)
- * never sees: it keeps doubling into a full buffer until bw plateaus.
- */
-static void bbr2_check_queue_loss_in_startup(struct sock *sk,
-					     const struct rate_sample *rs,
-					     const struct bbr2_ack *ack,
-					     const struct bbr2_tunables *t)
-{
-	struct bbr2 *bbr = inet_csk_ca(sk);
-
-	if (bbr->mode != BBR2_STARTUP || bbr2_full_bw_reached(bbr) ||
-	    !bbr->loss_in_round || !bbr2_param(t, FULL_LOSS_CNT))
-		return;
-	if (bbr2_standing_queue(bbr) &&
-	    bbr2_is_inflight_too_high(sk, rs, ack, t))
-		bbr2_handle_queue_too_high_in_startup(sk, t);
-}
-
 static void bbr2_reset_congestion_signals(struct bbr2 *bbr)
 {
 	bbr->loss_in_round = 0;
 	bbr->ecn_in_round = 0;
 	bbr->loss_in_cycle = 0;
 	bbr->ecn_in_cycle = 0;
-	bbr->low_rtt_in_round = 0;
+	bbr2_forget_low_rtt(bbr);
 	bbr->bw_latest = 0;
 	bbr->inflight_latest = 0;
 }
@@ -1091,14 +830,15 @@ static void bbr2_update_congestion_signals(struct sock *sk,
 
 	if (!bbr->loss_round_start)
 		return;
-	if (bbr2_loss_mode(bbr)) {
-		bbr2_update_bg_loss(sk, ack, t);
-		bbr2_check_queue_loss_in_startup(sk, rs, ack, t);
-	}
+	bbr2_update_bg_loss(bbr, ack->lost, ack->tx_in_flight, t);
+	/* The loss mode may end STARTUP on a lossy round with a queue. */
+	if (bbr2_queue_loss_may_end_startup(bbr, t) &&
+	    bbr2_is_inflight_too_high(sk, rs, ack, t))
+		bbr2_handle_queue_too_high_in_startup(sk, t);
 	bbr2_adapt_lower_bounds(sk, rs, ack, t);
 	bbr->loss_in_round = 0;
 	bbr->ecn_in_round = 0;
-	bbr->low_rtt_in_round = 0;
+	bbr2_forget_low_rtt(bbr);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1124,35 +864,6 @@ static void bbr2_pick_probe_wait(struct bbr2 *bbr,
 			     bbr2_random_below(bbr2_param(t, BW_PROBE_RAND_US));
 }
 
-/*
- * loss_mode 1: the Reno-coexistence timer is for a path where a loss-based
- * flow keeps a queue; smoothed RTT more than min_rtt/2^BBR2_QUEUE_RTT_SHIFT
- * above min_rtt says one does.  A buffer too shallow for such a queue
- * (16 flows in 5 % of a BDP) gives a Reno flow nothing to take, and there
- * every flow probing on a Reno flow's time scale (~10 rounds at ~10
- * packets each) keeps the buffer overflowing.
- *
- * A receiver that delays its ACK until a second segment arrives holds the
- * first segment's RTT sample for up to one of our packet intervals; at a
- * small share of the link that is milliseconds (16 flows at 3 Mbit/s: 4 ms
- * per packet), which smoothed RTT would read as a queue.  Two intervals of
- * it are not counted.  At DTN rates an interval is microseconds.
- */
-static bool bbr2_queue_lets_reno_in(const struct sock *sk,
-				    const struct bbr2_tunables *t)
-{
-	const struct bbr2 *bbr = inet_csk_ca(sk);
-	u64 min_rtt = bbr->min_rtt_us;
-	u64 not_queue = min_rtt >> BBR2_QUEUE_RTT_SHIFT;
-	u32 bw = bbr2_bw(bbr);
-
-	if (!bbr2_loss_mode(bbr))
-		return true;
-	if (bw)
-		not_queue += 2 * div_u64(BW_UNIT, bw);	/* us per packet, x2 */
-	return (u64)(tcp_sk(sk)->srtt_us >> 3) > min_rtt + not_queue;
-}
-
 /* Rounds a Reno flow with this cwnd waits between losses, times a gain. */
 static u64 bbr2_reno_rounds(u32 cwnd, u32 reno_gain)
 {
@@ -1161,8 +872,8 @@ static u64 bbr2_reno_rounds(u32 cwnd, u32 reno_gain)
 
 /*
  * A Reno flow with our BDP loses a packet about every BDP rounds; probing no
- * more often than that lets it keep its share.  Cap at bw_probe_max_rounds
- * so that random loss, which shaves inflight every round, is recovered from.
+ * more often than that lets it keep its share.  (The caller caps the wait
+ * at bw_probe_max_rounds.)
  */
 static bool bbr2_is_reno_coexistence_probe_time(const struct sock *sk,
 						const struct bbr2_tunables *t)
@@ -1173,8 +884,6 @@ static bool bbr2_is_reno_coexistence_probe_time(const struct sock *sk,
 	u32 cwnd = tcp_snd_cwnd(tcp_sk(sk));
 	u32 bdp;
 
-	if (rounds >= bbr2_param(t, BW_PROBE_MAX_ROUNDS))
-		return true;
 	if (!reno_gain)
 		return false;
 	/*
@@ -1261,13 +970,7 @@ static void bbr2_start_bw_probe_down(struct sock *sk,
 
 	bbr2_reset_congestion_signals(bbr);
 	bbr2_pick_probe_wait(bbr, t);
-	bbr2_latch_loss_mode(bbr, t);
-	/* loss_mode 1: the background must be confirmed in every cycle. */
-	if (bbr->bg_loss_level)
-		bbr->bg_loss_level--;
-	/* the pool shares its word with PROBE_UP's bw_probe_up_acks */
-	if (bbr2_loss_mode(bbr))
-		bbr2_empty_bg_pool(bbr);
+	bbr2_loss_mode_start_cycle(bbr, t);
 	bbr->cycle_stamp_us = bbr2_now_us(tp);
 	bbr->ack_phase = BBR2_ACKS_PROBE_STOPPING;
 	bbr->next_rtt_delivered = tp->delivered;
@@ -1277,8 +980,7 @@ static void bbr2_start_bw_probe_down(struct sock *sk,
 static void bbr2_start_bw_probe_cruise(struct bbr2 *bbr,
 				       const struct bbr2_tunables *t)
 {
-	if (bbr2_loss_mode(bbr))
-		bbr2_empty_bg_pool(bbr);
+	bbr2_loss_mode_start_cruise(bbr);
 	if (bbr->inflight_lo != ~0U)
 		bbr->inflight_lo = min(bbr->inflight_lo, bbr->inflight_hi);
 	bbr2_set_cycle_idx(bbr, BBR2_BW_PROBE_CRUISE);
@@ -1423,6 +1125,11 @@ static bool bbr2_check_time_to_probe_bw(struct sock *sk,
 		return true;
 	}
 
+	/*
+	 * The wall-clock wait is over, or bw_probe_max_rounds have passed: the
+	 * cap on rounds lets a flow recover the bounds that random loss shaves
+	 * in every round.
+	 */
 	if (bbr2_has_elapsed_in_phase(sk, bbr->probe_wait_us) ||
 	    bbr->rounds_since_probe >= bbr2_param(t, BW_PROBE_MAX_ROUNDS)) {
 		bbr2_start_bw_probe_refill(sk, 0);
@@ -1430,13 +1137,13 @@ static bool bbr2_check_time_to_probe_bw(struct sock *sk,
 	}
 	if (!bbr2_is_reno_coexistence_probe_time(sk, t))
 		return false;
-	if (bbr2_queue_lets_reno_in(sk, t)) {
+	if (bbr2_queue_lets_reno_in(sk)) {
 		bbr2_start_bw_probe_refill(sk, 0);
 		return true;
 	}
 	/*
-	 * loss_mode 1, no queue to compete for: the Reno timer only undoes
-	 * what loss cut since the last probe.
+	 * The loss mode saw no queue for a Reno flow to compete for: the timer
+	 * only undoes what loss cut since the last probe.
 	 */
 	bbr2_reset_lower_bounds(bbr);
 	bbr->rounds_since_probe = 0;
@@ -1758,36 +1465,19 @@ static u32 bbr2_probe_rtt_win_jiffies(const struct bbr2_tunables *t)
 	return msecs_to_jiffies(win_ms);
 }
 
-/*
- * Has min_rtt outlived its window?  loss_mode 1 shortens the window to one
- * and a half PROBE_RTT intervals (7.5 s) when the last PROBE_RTT measured
- * more than a quarter above min_rtt: a queue that a PROBE_RTT could not
- * drain, of a size that only a loss-based competitor keeps (BBR flows
- * drain theirs together in PROBE_RTT, and a shallow buffer's holds a few
- * ms).  That queue is part of the path's RTT for as long as the
- * competitor runs; v3's 10 s keep the empty path's min_rtt over two
- * PROBE_RTTs, and with it a cwnd cap (cwnd_gain x bw x min_rtt) that
- * CUBIC's queue makes bind: a flow against CUBIC in a 2-BDP buffer held
- * 0.36-0.45 of the link over 20 s (design.rst, "The min_rtt window").
- * The half interval lets the window end after the next PROBE_RTT has
- * measured, not at its start, when the only sample is one taken over the
- * queue.
- */
+/* Has min_rtt outlived its window (min_rtt_win_sec; see the loss mode)? */
 static bool bbr2_min_rtt_expired(const struct bbr2 *bbr, u32 probe_rtt_win,
 				 const struct bbr2_tunables *t)
 {
-	u64 min_rtt = bbr->min_rtt_us;
 	u32 win = bbr2_param(t, MIN_RTT_WIN_SEC) * HZ;
 
-	if (bbr2_loss_mode(bbr) &&
-	    bbr->probe_rtt_min_us > min_rtt + (min_rtt >> 2))
-		win = min(win, probe_rtt_win * 3 / 2);
+	win = bbr2_loss_mode_min_rtt_win(bbr, win, probe_rtt_win);
 	return after(tcp_jiffies32, bbr->min_rtt_stamp + win);
 }
 
 /*
- * Two min filters: min_rtt over min_rtt_win_sec (10 s; loss_mode 1 may
- * shorten it, bbr2_min_rtt_expired()), used for the BDP, and probe_rtt_min
+ * Two min filters: min_rtt over min_rtt_win_sec (10 s; the loss mode may
+ * shorten it), used for the BDP, and probe_rtt_min
  * over probe_rtt_win_ms (5 s), whose expiry schedules PROBE_RTT.  In
  * PROBE_RTT, cwnd is held at probe_rtt_cwnd for probe_rtt_mode_ms and at
  * least one round, so that the queue drains and every flow sharing it sees
@@ -1899,8 +1589,7 @@ void bbr2_main(struct sock *sk, const struct rate_sample *rs,
 		bbr->ece_pending = 0;
 	}
 
-	if (unlikely(bbr2_loss_mode(bbr)))
-		bbr2_note_low_rtt(sk, rs);
+	bbr2_note_low_rtt(sk, rs);
 	bbr2_update_latest_delivery_signals(sk, rs, &ack);
 	bbr2_update_model(sk, rs, &ack, t);
 
@@ -1925,7 +1614,7 @@ void bbr2_init(struct sock *sk, const struct bbr2_tunables *t)
 
 	memset(bbr, 0, sizeof(*bbr));
 	bbr->initialized = 1;
-	bbr->loss_mode = bbr2_param(t, LOSS_MODE) != 0;
+	bbr2_latch_loss_mode(bbr, t);
 	bbr->init_cwnd = min(0x7FU, tcp_snd_cwnd(tp));
 	bbr->prior_cwnd = tp->prior_cwnd;
 	tp->snd_ssthresh = TCP_INFINITE_SSTHRESH;
