@@ -93,7 +93,8 @@ static __always_inline void bbr2_bpf_exit(struct sock *sk)
  * so each is inlined into the program that calls it instead.
  */
 #define BBR2_BPF_INLINE	__attribute__((always_inline))
-void bbr2_init(struct sock *sk, const struct bbr2_tunables *t) BBR2_BPF_INLINE;
+void bbr2_init(struct sock *sk, const struct bbr2_tunables *t,
+	       bool reference) BBR2_BPF_INLINE;
 void bbr2_main(struct sock *sk, const struct rate_sample *rs,
 	       const struct bbr2_tunables *t) BBR2_BPF_INLINE;
 u32 bbr2_ssthresh(struct sock *sk) BBR2_BPF_INLINE;
@@ -125,7 +126,7 @@ void BPF_PROG(bbr2_bpf_init, struct sock *sk)
 		__sync_fetch_and_add(&bbr2_bpf_this_cpu()->init_failures, 1);
 		return;
 	}
-	bbr2_init(sk, bbr2_bpf_tunables());
+	bbr2_init(sk, bbr2_bpf_tunables(), false);
 	bbr2_bpf_exit(sk);
 }
 
@@ -142,7 +143,7 @@ void BPF_PROG(bbr2_bpf_cong_control, struct sock *sk, u32 ack, int flag,
 	t = bbr2_bpf_tunables();
 	bbr = inet_csk_ca(sk);
 	if (bbr2_bpf_late_init_due(bbr->initialized, sk->__sk_common.skc_state)) {
-		bbr2_init(sk, t);
+		bbr2_init(sk, t, false);
 		__sync_fetch_and_add(&bbr2_bpf_this_cpu()->late_inits, 1);
 	}
 	bbr2_main(sk, rs, t);

@@ -63,7 +63,8 @@ struct bbr2 {
 	u32	cycle_stamp_us;		/* us when this PROBE_BW phase began */
 	u32	probe_wait_us:27,	/* wall-clock wait before next probe */
 		loss_mode:1,		/* latched, bbr2_latch_loss_mode() */
-		unused:4;
+		reference:1,		/* bbr2_ref: Google's model only */
+		unused:3;
 	u32	prior_cwnd;		/* cwnd before recovery or PROBE_RTT */
 	u32	full_bw;		/* bw when it last grew by full_bw_thresh */
 	u32	bw_hi[2];		/* max bw of previous and current cycle */
@@ -143,8 +144,15 @@ static inline u32 bbr2_bw(const struct bbr2 *bbr)
  * Entry points registered in struct tcp_congestion_ops.  The glue passes
  * each the tunables set it loaded at the hook's entry (@t), so that one
  * invocation reads one set throughout.
+ *
+ * init() also takes the socket's flavour, which the glue knows from the
+ * name the socket selected and the model keeps for the socket's life:
+ * @reference true ("bbr2_ref") runs Google's model exactly, whatever the
+ * project's extensions (loss_mode) are set to; false ("bbr2") runs the
+ * model with the extensions the parameters select.
  */
-void bbr2_init(struct sock *sk, const struct bbr2_tunables *t);
+void bbr2_init(struct sock *sk, const struct bbr2_tunables *t,
+	       bool reference);
 void bbr2_main(struct sock *sk, const struct rate_sample *rs,
 	       const struct bbr2_tunables *t);
 u32 bbr2_ssthresh(struct sock *sk);

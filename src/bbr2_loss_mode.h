@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * loss_mode: an alternative response to loss, selected by the loss_mode
- * parameter (0, the default, is v3's; 1 is this one).
+ * parameter (0, the default, is v3's; 1 is this one) for the sockets of
+ * "bbr2"; the sockets of "bbr2_ref" run mode 0 whatever the parameter.
  *
  * v3 takes every loss for congestion.  On a path that loses packets
  * whatever we send (radio, dirty fibre, a busy switch's random drops) that
@@ -106,12 +107,13 @@ static inline bool bbr2_loss_mode(const struct bbr2 *bbr)
  * bw_probe_up_acks and the cruising pool holds, and the state only mode 1
  * keeps (the pool, bg_loss_level, low_rtt_in_round) is valid for it only
  * from a point where it is (re)initialised.  A write of loss_mode reaches
- * every socket within one cycle, never in the middle of one.
+ * every socket within one cycle, never in the middle of one.  A reference
+ * socket (bbr->reference, the "bbr2_ref" name) always latches mode 0.
  */
 static inline void bbr2_latch_loss_mode(struct bbr2 *bbr,
 					const struct bbr2_tunables *t)
 {
-	bool on = bbr2_param(t, LOSS_MODE) != 0;
+	bool on = !bbr->reference && bbr2_param(t, LOSS_MODE) != 0;
 
 	if (on == bbr->loss_mode)
 		return;

@@ -55,7 +55,9 @@
  *
  * loss_mode=1 (default 0, v3) is another response to loss, kept in
  * bbr2_loss_mode.h: this file asks it at each decision point, and in
- * loss_mode 0 every answer is v3's.
+ * loss_mode 0 every answer is v3's.  A socket that init() makes a
+ * reference socket (the "bbr2_ref" name) runs loss_mode 0 whatever the
+ * parameter says: Google's model exactly.
  *
  * What a stock kernel does not give us, and what we do instead
  * (Documentation/design.rst has the full account and the costs):
@@ -1607,13 +1609,15 @@ void bbr2_main(struct sock *sk, const struct rate_sample *rs,
 /* ---------------------------------------------------------------------- */
 /* Other hooks.                                                            */
 
-void bbr2_init(struct sock *sk, const struct bbr2_tunables *t)
+void bbr2_init(struct sock *sk, const struct bbr2_tunables *t,
+	       bool reference)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct bbr2 *bbr = inet_csk_ca(sk);
 
 	memset(bbr, 0, sizeof(*bbr));
 	bbr->initialized = 1;
+	bbr->reference = reference;
 	bbr2_latch_loss_mode(bbr, t);
 	bbr->init_cwnd = min(0x7FU, tcp_snd_cwnd(tp));
 	bbr->prior_cwnd = tp->prior_cwnd;

@@ -56,7 +56,7 @@ void bbr2_trace_changes(const struct sock *sk,
 				 old->cycle_idx, now.mode, now.cycle_idx,
 				 bbr2_trace_kbps(sk, bbr2_bw(bbr)),
 				 now.min_rtt_us, tcp_snd_cwnd(tcp_sk(sk)),
-				 now.inflight_hi);
+				 now.inflight_hi, bbr->loss_mode);
 	if (now.max_bw != old->max_bw)
 		trace_bbr2_bw(sk, bbr2_trace_kbps(sk, old->max_bw),
 			      bbr2_trace_kbps(sk, now.max_bw),

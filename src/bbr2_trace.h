@@ -2,7 +2,8 @@
 /*
  * Tracepoints of tcp_bbr2 (system "bbr2"), for bpftrace and ftrace:
  *
- *   bbr2_state     mode or PROBE_BW phase changed
+ *   bbr2_state     mode or PROBE_BW phase changed; loss_mode is the mode
+ *                  the socket runs (0 always for a bbr2_ref socket)
  *   bbr2_bw        the max-bw filter moved
  *   bbr2_min_rtt   min_rtt changed
  *   bbr2_bounds    inflight_hi, inflight_lo or bw_lo changed
@@ -31,9 +32,9 @@
 TRACE_EVENT(bbr2_state,
 	    TP_PROTO(const struct sock *sk, u8 old_mode, u8 old_phase, u8 mode,
 		     u8 phase, u64 bw_kbps, u32 min_rtt_us, u32 cwnd,
-		     u32 inflight_hi),
+		     u32 inflight_hi, u8 loss_mode),
 	    TP_ARGS(sk, old_mode, old_phase, mode, phase, bw_kbps, min_rtt_us,
-		    cwnd, inflight_hi),
+		    cwnd, inflight_hi, loss_mode),
 	    TP_STRUCT__entry(__field(u16, sport)
 			     __field(u16, dport)
 			     __field(u8, old_mode)
@@ -44,6 +45,7 @@ TRACE_EVENT(bbr2_state,
 			     __field(u32, min_rtt_us)
 			     __field(u32, cwnd)
 			     __field(u32, inflight_hi)
+			     __field(u8, loss_mode)
 			     ),
 	    TP_fast_assign(BBR2_TRACE_SK_ASSIGN(sk);
 			   __entry->old_mode = old_mode;
@@ -54,12 +56,13 @@ TRACE_EVENT(bbr2_state,
 			   __entry->min_rtt_us = min_rtt_us;
 			   __entry->cwnd = cwnd;
 			   __entry->inflight_hi = inflight_hi;
+			   __entry->loss_mode = loss_mode;
 			   ),
-	    TP_printk("%u>%u mode %u.%u->%u.%u bw %llu kbit/s min_rtt %u us cwnd %u inflight_hi %u",
+	    TP_printk("%u>%u mode %u.%u->%u.%u bw %llu kbit/s min_rtt %u us cwnd %u inflight_hi %u loss_mode %u",
 		      __entry->sport, __entry->dport, __entry->old_mode,
 		      __entry->old_phase, __entry->mode, __entry->phase,
 		      __entry->bw_kbps, __entry->min_rtt_us, __entry->cwnd,
-		      __entry->inflight_hi)
+		      __entry->inflight_hi, __entry->loss_mode)
 );
 
 TRACE_EVENT(bbr2_bw,

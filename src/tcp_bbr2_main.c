@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tcp_bbr2 module glue: registers the "bbr2" congestion control and exposes
- * every tunable under /sys/module/tcp_bbr2/parameters/.  The algorithm
- * itself is in bbr2_model.c.
+ * tcp_bbr2 module glue: registers the congestion controls "bbr2" and
+ * "bbr2_ref" and exposes every tunable, shared by both, under
+ * /sys/module/tcp_bbr2/parameters/.  The algorithm itself is in
+ * bbr2_model.c.
  *
  * Each parameter has its own range (src/bbr2_params.c), and the set as a
  * whole must pass bbr2_tunables_check().  A write that fails either check
@@ -69,15 +70,26 @@ static void bbr2_cong_control(BBR2_CONG_CONTROL_ARGS)
 	rcu_read_unlock();
 }
 
-static void bbr2_traced_init(struct sock *sk)
+static void bbr2_glue_init(struct sock *sk, bool reference)
 {
 	struct bbr2_trace_snap snap = {};
 
 	rcu_read_lock();
-	bbr2_init(sk, rcu_dereference(bbr2_tunables_active));
+	bbr2_init(sk, rcu_dereference(bbr2_tunables_active), reference);
 	rcu_read_unlock();
 	if (bbr2_tracing())
 		bbr2_trace_changes(sk, &snap, 0);
+}
+
+/* The only hooks that differ between the two names: the flavour is set here. */
+static void bbr2_traced_init(struct sock *sk)
+{
+	bbr2_glue_init(sk, false);
+}
+
+static void bbr2_ref_traced_init(struct sock *sk)
+{
+	bbr2_glue_init(sk, true);
 }
 
 static noinline void bbr2_cwnd_event_traced(struct sock *sk,
@@ -218,29 +230,54 @@ static size_t bbr2_glue_get_info(struct sock *sk, u32 ext, int *attr,
 	return ret;
 }
 
-static struct tcp_congestion_ops tcp_bbr2_cong_ops __read_mostly = {
-	/* Unprivileged users and containers may select bbr2, as with bbr. */
-	.flags		= TCP_CONG_NON_RESTRICTED,
-	.name		= "bbr2",
-	.owner		= THIS_MODULE,
-	.init		= bbr2_traced_init,
-	.cong_control	= bbr2_cong_control,
-	.sndbuf_expand	= bbr2_sndbuf_expand,
-	.undo_cwnd	= bbr2_traced_undo_cwnd,
-	.cwnd_event	= bbr2_traced_cwnd_event,
+/*
+ * Two names, one model and one set of tunables.  "bbr2" runs the model with
+ * the project's extensions as the parameters select them (loss_mode);
+ * "bbr2_ref" runs Google's model exactly, whatever those parameters say.
+ * version=2 applies to both.  A socket's flavour is fixed by the name it
+ * selected, at init(); every other hook is shared.
+ */
 #ifdef BBR2_HAVE_CWND_EVENT_TX_START
+#define BBR2_OPS_CWND_EVENT_TX_START					\
 	.cwnd_event_tx_start = bbr2_traced_cwnd_event_tx_start,
+#else
+#define BBR2_OPS_CWND_EVENT_TX_START
 #endif
-	.in_ack_event	= bbr2_in_ack_event,
-	.ssthresh	= bbr2_ssthresh,
 #ifdef BBR2_HAVE_MIN_TSO_SEGS
-	.min_tso_segs	= bbr2_glue_min_tso_segs,
+#define BBR2_OPS_MIN_TSO_SEGS	.min_tso_segs = bbr2_glue_min_tso_segs,
+#else
+#define BBR2_OPS_MIN_TSO_SEGS
 #endif
 #ifdef BBR2_HAVE_TSO_SEGS
-	.tso_segs	= bbr2_glue_tso_segs,
+#define BBR2_OPS_TSO_SEGS	.tso_segs = bbr2_glue_tso_segs,
+#else
+#define BBR2_OPS_TSO_SEGS
 #endif
-	.get_info	= bbr2_glue_get_info,
-	.set_state	= bbr2_traced_set_state,
+
+#define BBR2_CONG_OPS(ops_name, init_fn)				\
+	/* Unprivileged users and containers may select it, as bbr. */	\
+	.flags		= TCP_CONG_NON_RESTRICTED,			\
+	.name		= ops_name,					\
+	.owner		= THIS_MODULE,					\
+	.init		= init_fn,					\
+	.cong_control	= bbr2_cong_control,				\
+	.sndbuf_expand	= bbr2_sndbuf_expand,				\
+	.undo_cwnd	= bbr2_traced_undo_cwnd,			\
+	.cwnd_event	= bbr2_traced_cwnd_event,			\
+	BBR2_OPS_CWND_EVENT_TX_START					\
+	.in_ack_event	= bbr2_in_ack_event,				\
+	.ssthresh	= bbr2_ssthresh,				\
+	BBR2_OPS_MIN_TSO_SEGS						\
+	BBR2_OPS_TSO_SEGS						\
+	.get_info	= bbr2_glue_get_info,				\
+	.set_state	= bbr2_traced_set_state
+
+static struct tcp_congestion_ops tcp_bbr2_cong_ops __read_mostly = {
+	BBR2_CONG_OPS("bbr2", bbr2_traced_init),
+};
+
+static struct tcp_congestion_ops tcp_bbr2_ref_cong_ops __read_mostly = {
+	BBR2_CONG_OPS("bbr2_ref", bbr2_ref_traced_init),
 };
 
 /* ---------------------------------------------------------------------- */
@@ -506,8 +543,15 @@ static int __init bbr2_register(void)
 	/* The whole per-socket state must fit the stock private area. */
 	BUILD_BUG_ON(sizeof(struct bbr2) > ICSK_CA_PRIV_SIZE);
 	err = bbr2_check_param_table();
-	if (!err)
-		err = tcp_register_congestion_control(&tcp_bbr2_cong_ops);
+	if (err)
+		goto out;
+	err = tcp_register_congestion_control(&tcp_bbr2_cong_ops);
+	if (err)
+		goto out;
+	err = tcp_register_congestion_control(&tcp_bbr2_ref_cong_ops);
+	if (err)
+		tcp_unregister_congestion_control(&tcp_bbr2_cong_ops);
+out:
 	if (err)
 		bbr2_tunables_release();
 	return err;
@@ -515,6 +559,7 @@ static int __init bbr2_register(void)
 
 static void __exit bbr2_unregister(void)
 {
+	tcp_unregister_congestion_control(&tcp_bbr2_ref_cong_ops);
 	tcp_unregister_congestion_control(&tcp_bbr2_cong_ops);
 	bbr2_tunables_release();
 }
