@@ -40,6 +40,7 @@ RETRIES=${RETRIES:-1}
 FUNCTIONAL_TESTS="
 	bbr2_module_loads_and_unloads
 	bbr2_selectable_by_sysctl_route_and_socket
+	bbr2_ref_runs_beside_bbr2
 	bbr2_params_accept_valid_reject_invalid
 "
 # The BPF build's own functional test (run when BBR2_BPF is set; it
