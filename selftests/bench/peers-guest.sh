@@ -16,9 +16,10 @@
 #
 # Environment:
 #   CCS        congestion control specs, "name[:param=value...]": the params
-#              are written to /sys/module/tcp_<name>/parameters/ for that
-#              run and every parameter of the module is restored afterwards
-#              (e.g. "bbr2 bbr2:version=2 bbr cubic")
+#              are written to /sys/module/tcp_<name>/parameters/ (tcp_bbr2's
+#              for bbr2_ref) for that run and every parameter of the module
+#              is restored afterwards (e.g. "bbr2_ref bbr2 bbr2:version=2
+#              bbr cubic")
 #   SCENARIOS  subset of: deep16 late2 loss0 loss1 loss3 flows16 vscubic1 vscubic2
 #   CCINFO     path of the static ccinfo sampler (TCP_INFO + TCP_CC_INFO)
 #   BBR2_KO    tcp_bbr2.ko to insmod when a spec needs bbr2
@@ -65,17 +66,30 @@ _saved_dir=""
 # spec_cc SPEC: the congestion control name of a spec
 spec_cc() { echo "${1%%:*}"; }
 
+# spec_module SPEC: the module whose parameters a spec sets: tcp_bbr2 for
+# both of its names (bbr2, and bbr2_ref, the reference column: Google's
+# model exactly), tcp_NAME for the others
+spec_module()
+{
+	case $(spec_cc "$1") in
+	"$BBR2_CC" | bbr2_ref) echo tcp_bbr2 ;;
+	*) echo "tcp_$(spec_cc "$1")" ;;
+	esac
+}
+
+# is_bbr2_spec SPEC: does the spec run one of tcp_bbr2's names
+is_bbr2_spec() { [ "$(spec_module "$1")" = tcp_bbr2 ]; }
+
 # spec_apply SPEC: remember every parameter of the CC's module, then set the
 # spec's; version (which loads a whole set of constants) is written first
 spec_apply()
 {
-	local spec=$1 cc dir p kv params
+	local spec=$1 dir p kv params
 
-	cc=$(spec_cc "$spec")
 	_saved_params=()
 	_saved_dir=""
 	[[ "$spec" == *:* ]] || return 0
-	dir=/sys/module/tcp_$cc/parameters
+	dir=/sys/module/$(spec_module "$spec")/parameters
 	[ -d "$dir" ] || { say "$spec: no $dir"; return 1; }
 	_saved_dir=$dir
 	for p in "$dir"/*; do
@@ -147,7 +161,7 @@ trace_start()
 		_ccinfo_pid=$!
 		bg_track "$_ccinfo_pid"
 	fi
-	if [ "$(spec_cc "$spec")" = "$BBR2_CC" ] && [ "$_trace_ready" = 1 ]; then
+	if is_bbr2_spec "$spec" && [ "$_trace_ready" = 1 ]; then
 		: >"$TRACEFS/trace"
 		echo 1 >"$TRACEFS/tracing_on"
 		# ties the trace clock to the epoch the other samples use
@@ -354,7 +368,7 @@ if [ -e /proc/modules ]; then
 		modprobe "$m" 2>/dev/null
 	done
 	for spec in $CCS; do
-		if [ "$(spec_cc "$spec")" = "$BBR2_CC" ]; then
+		if is_bbr2_spec "$spec"; then
 			# shellcheck source=../runner/runner-lib.sh
 			source "$(dirname "$0")/../runner/runner-lib.sh"
 			runner_load_module "${BBR2_KO:-}"
@@ -364,7 +378,7 @@ if [ -e /proc/modules ]; then
 fi
 mountpoint -q "$TRACEFS" 2>/dev/null || mount -t tracefs tracefs "$TRACEFS" 2>/dev/null
 for spec in $CCS; do
-	[ "$(spec_cc "$spec")" = "$BBR2_CC" ] && { trace_setup; break; }
+	is_bbr2_spec "$spec" && { trace_setup; break; }
 done
 say "available: $(cat /proc/sys/net/ipv4/tcp_available_congestion_control)"
 record meta - kernel "$(uname -r)"

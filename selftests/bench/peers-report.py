@@ -50,6 +50,8 @@ SCENARIOS = [
      "share", True, ["goodput_mbit", "cubic_mbit"]),
 ]
 PEER = "v3"
+# the module's second name: Google's model exactly, the reference column
+REF = "bbr2_ref"
 MB = 1 << 20
 
 
@@ -376,13 +378,15 @@ def main():
         out.append("WARNING: %d guest run(s) did not finish (a crash or the timeout: see "
                    "their console.log); their scenarios are missing from the tables." % unfinished)
 
+    # the peer's v3, then bbr2_ref (the module's Google's model exactly,
+    # the reference for every bbr2 variant), then the rest as they came
     order = []
     if any(r["cc"] == PEER for r in rows):
         order.append(PEER)
-    for r in rows:
+    for r in sorted(rows, key=lambda r: r["cc"].split(":")[0] != REF):
         if r["cc"] not in order:
             order.append(r["cc"])
-    bbr2s = [c for c in order if c.split(":")[0] == "bbr2"]
+    bbr2s = [c for c in order if c.split(":")[0] in ("bbr2", REF)]
 
     summary = {"iterations": iters, "peer": peer_image, "capacity_failures": bad,
                "vm_secs_per_iteration": per_iter, "scenarios": {}}

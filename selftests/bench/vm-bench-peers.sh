@@ -34,9 +34,11 @@
 #   V3_KERNEL   peer kernel image; unset: the v3 column is skipped, loudly
 #   KVER        Debian kernel ABI (default: first of ../vm/kernels.conf)
 #   ITER        iterations (3)
-#   CCS         Debian-side specs (default "bbr2 bbr cubic"); name:p=v sets
-#               /sys/module/tcp_<name>/parameters/p for that run, e.g.
-#               CCS="bbr2 bbr2:version=2 bbr cubic"
+#   CCS         Debian-side specs (default "bbr2_ref bbr2 bbr cubic": bbr2_ref,
+#               the module's Google's model exactly, is the reference
+#               column); name:p=v sets /sys/module/tcp_<name>/parameters/p
+#               (tcp_bbr2's for bbr2_ref) for that run, e.g.
+#               CCS="bbr2_ref bbr2 bbr2:version=2 bbr cubic"
 #   PEER_CCS    peer-side specs ("bbr")
 #   SCENARIOS   subset of "deep16 late2 loss0 loss1 loss3 flows16 vscubic1 vscubic2"
 #   RESULTS     results directory; BBR2_KO module; VM_CPU_MODEL (-cpu, max)
@@ -65,7 +67,7 @@ source "$SELFTESTS/vm/kernels.conf"
 
 KVER=${KVER:-${KERNEL_ABIS%% *}}
 ITER=${ITER:-3}
-CCS=${CCS:-"bbr2 bbr cubic"}
+CCS=${CCS:-"bbr2_ref bbr2 bbr cubic"}
 PEER_CCS=${PEER_CCS:-bbr}
 SCENARIOS=${SCENARIOS:-}
 RESULTS=${RESULTS:-$SELFTESTS/results/bench-peers-$(date +%Y%m%d-%H%M%S)}

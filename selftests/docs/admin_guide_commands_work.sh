@@ -99,12 +99,15 @@ lsmod | grep -q "^$BBR2_MODULE " && rmmod "$BBR2_MODULE"
 # ---- Selecting bbr2
 if run_doc vm-select; then
 	route=$(ip route show 192.0.2.0/24)
+	route_ref=$(ip route show 198.51.100.0/24)
 	snippet=$(python3 "$DOC" block vm-select 0 | python3 - 2>&1)
-	if [ "$(default_cc)" = bbr2 ] && [[ "$route" == *"congctl bbr2"* ]] &&
+	if [ "$(default_cc)" = bbr2 ] &&
+	   [[ "$route" =~ congctl\ bbr2([[:space:]]|$) ]] &&
+	   [[ "$route_ref" =~ congctl\ bbr2_ref([[:space:]]|$) ]] &&
 	   [[ "$snippet" == *bbr2* ]]; then
 		ktap_pass "select: sysctl, per-route and per-socket commands take effect"
 	else
-		ktap_info "default $(default_cc); route '$route'; python: $snippet"
+		ktap_info "default $(default_cc); routes '$route' '$route_ref'; python: $snippet"
 		ktap_fail "select: sysctl, per-route and per-socket commands take effect"
 	fi
 else

@@ -149,6 +149,18 @@ class Report(unittest.TestCase):
         self.assertTrue(all("congctl" in r and "cubic" not in r for r in st["routes"]))
         self.assertEqual(st["sockets"], {"bbr2": 2, "bbr2_bpf": 1})
 
+    def test_both_names_of_the_module(self):
+        ss = SS + "ESTAB 0 0 10.0.0.1:5205 10.0.0.2:40004\n\t bbr2_ref wscale:7,7 rto:204\n"
+        routes = ROUTES4 + "192.0.2.128/25 via 192.0.2.1 dev eth1 congctl bbr2_ref\n"
+        _, st = run(self.host(files={
+            "/proc/sys/net/ipv4/tcp_available_congestion_control": "cubic bbr2 bbr2_ref",
+            "/proc/sys/net/ipv4/tcp_congestion_control": "bbr2_ref"},
+            cmds={"ss -tinH": ss, "ip -4 route show table all": routes}))
+        self.assertEqual(st["sockets"], {"bbr2": 2, "bbr2_ref": 1})
+        self.assertEqual(len(st["routes"]), 2)
+        self.assertTrue(any("congctl bbr2_ref" in r for r in st["routes"]))
+        self.assertTrue(st["default"]["is_bbr2"])
+
     def test_pacing_per_interface(self):
         rc, st = run(self.host())
         ifs = st["pacing"]["interfaces"]
