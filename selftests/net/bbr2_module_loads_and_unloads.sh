@@ -8,6 +8,7 @@
 #
 # BBR2_MODULE/BBR2_CC name the module and its CC (tcp_bbr2/bbr2); the test
 # bed can be checked on the kernel's own tcp_bbr/bbr the same way.
+# tcp_bbr2's second name, bbr2_ref, comes and goes with the module too.
 
 source "$(dirname "$0")/lib.sh"
 
@@ -71,8 +72,13 @@ if [ $removed = 1 ]; then
 	ktap_pass "rmmod works once the sockets are gone"
 	ktap_result "$BBR2_CC gone from tcp_available_congestion_control" \
 		bash -c "! grep -qw '$BBR2_CC' /proc/sys/net/ipv4/tcp_available_congestion_control"
+	[ "$BBR2_MODULE" = tcp_bbr2 ] &&
+		ktap_result "bbr2_ref gone from tcp_available_congestion_control" \
+			bash -c "! grep -qw bbr2_ref /proc/sys/net/ipv4/tcp_available_congestion_control"
 	ktap_result "module loads again" reload
 	ktap_result "$BBR2_CC offered again after reload" cc_available "$BBR2_CC"
+	[ "$BBR2_MODULE" = tcp_bbr2 ] &&
+		ktap_result "bbr2_ref offered again after reload" cc_available bbr2_ref
 else
 	ktap_info "rmmod: $(cat "$TEST_OUT/rmmod.err"); refcnt $(cat "/sys/module/$BBR2_MODULE/refcnt")"
 	ktap_fail "rmmod works once the sockets are gone"
