@@ -118,16 +118,36 @@ static __always_inline struct bbr2_bpf_cpu *bbr2_bpf_this_cpu(void)
 			      (BBR2_BPF_MAX_CPUS - 1)];
 }
 
-/* An init() that finds no slot is counted; cong_control() recovers it. */
+/*
+ * The two names: bbr2_bpf (the model with the extensions the tunables
+ * select) and bbr2_bpf_ref (Google's model exactly), as the module's bbr2
+ * and bbr2_ref.  Only init() differs.  An init() that finds no slot is
+ * counted, and leaves the flavour in the socket's own (zeroed) area for
+ * the cong_control() that recovers it.
+ */
+static __always_inline void bbr2_bpf_init_as(struct sock *sk, bool reference)
+{
+	struct bbr2 *own = (struct bbr2 *)inet_csk(sk)->icsk_ca_priv;
+
+	if (!bbr2_bpf_enter(sk)) {
+		__sync_fetch_and_add(&bbr2_bpf_this_cpu()->init_failures, 1);
+		own->reference = reference;
+		return;
+	}
+	bbr2_init(sk, bbr2_bpf_tunables(), reference);
+	bbr2_bpf_exit(sk);
+}
+
 SEC("struct_ops/bbr2_bpf_init")
 void BPF_PROG(bbr2_bpf_init, struct sock *sk)
 {
-	if (!bbr2_bpf_enter(sk)) {
-		__sync_fetch_and_add(&bbr2_bpf_this_cpu()->init_failures, 1);
-		return;
-	}
-	bbr2_init(sk, bbr2_bpf_tunables(), false);
-	bbr2_bpf_exit(sk);
+	bbr2_bpf_init_as(sk, false);
+}
+
+SEC("struct_ops/bbr2_bpf_ref_init")
+void BPF_PROG(bbr2_bpf_ref_init, struct sock *sk)
+{
+	bbr2_bpf_init_as(sk, true);
 }
 
 /* cong_control(sk, ack, flag, rs): the 6.10+ signature. */
@@ -143,7 +163,7 @@ void BPF_PROG(bbr2_bpf_cong_control, struct sock *sk, u32 ack, int flag,
 	t = bbr2_bpf_tunables();
 	bbr = inet_csk_ca(sk);
 	if (bbr2_bpf_late_init_due(bbr->initialized, sk->__sk_common.skc_state)) {
-		bbr2_init(sk, t, false);
+		bbr2_init(sk, t, bbr->reference);
 		__sync_fetch_and_add(&bbr2_bpf_this_cpu()->late_inits, 1);
 	}
 	bbr2_main(sk, rs, t);
@@ -219,20 +239,26 @@ u32 BPF_PROG(bbr2_bpf_sndbuf_expand, struct sock *sk)
 	return bbr2_sndbuf_expand(sk);
 }
 
+/* Both maps share every program but init(). */
+#define BBR2_BPF_OPS(ops_name, init_prog) {				\
+	.init		= (void *)init_prog,				\
+	.cong_control	= (void *)bbr2_bpf_cong_control,		\
+	.ssthresh	= (void *)bbr2_bpf_ssthresh,			\
+	.undo_cwnd	= (void *)bbr2_bpf_undo_cwnd,			\
+	.set_state	= (void *)bbr2_bpf_set_state,			\
+	.cwnd_event	= (void *)bbr2_bpf_cwnd_event,			\
+	.in_ack_event	= (void *)bbr2_bpf_in_ack_event,		\
+	.min_tso_segs	= (void *)bbr2_bpf_min_tso_segs,		\
+	.sndbuf_expand	= (void *)bbr2_bpf_sndbuf_expand,		\
+	.flags		= TCP_CONG_NON_RESTRICTED,			\
+	.name		= ops_name,					\
+}
+
 SEC(".struct_ops")
-struct tcp_congestion_ops bbr2_bpf = {
-	.init		= (void *)bbr2_bpf_init,
-	.cong_control	= (void *)bbr2_bpf_cong_control,
-	.ssthresh	= (void *)bbr2_bpf_ssthresh,
-	.undo_cwnd	= (void *)bbr2_bpf_undo_cwnd,
-	.set_state	= (void *)bbr2_bpf_set_state,
-	.cwnd_event	= (void *)bbr2_bpf_cwnd_event,
-	.in_ack_event	= (void *)bbr2_bpf_in_ack_event,
-	.min_tso_segs	= (void *)bbr2_bpf_min_tso_segs,
-	.sndbuf_expand	= (void *)bbr2_bpf_sndbuf_expand,
-	.flags		= TCP_CONG_NON_RESTRICTED,
-	.name		= "bbr2_bpf",
-};
+struct tcp_congestion_ops bbr2_bpf = BBR2_BPF_OPS("bbr2_bpf", bbr2_bpf_init);
+
+SEC(".struct_ops")
+struct tcp_congestion_ops bbr2_bpf_ref = BBR2_BPF_OPS("bbr2_bpf_ref", bbr2_bpf_ref_init);
 
 /* ---------------------------------------------------------------------- */
 /* Observability: one line per bbr2_bpf socket (what ss -ti shows for     */
@@ -246,18 +272,22 @@ static const char bbr2_bpf_phase_names[4][8] = {
 	"UP", "DOWN", "CRUISE", "REFILL",
 };
 
+/* Does the socket run bbr2_bpf or bbr2_bpf_ref? */
 static bool bbr2_bpf_is_ours(const struct tcp_sock *tp)
 {
-	static const char name[] = "bbr2_bpf";
+	static const char name[] = "bbr2_bpf_ref";
 	char buf[sizeof(name)];
 	const struct tcp_congestion_ops *ops = tp->inet_conn.icsk_ca_ops;
 	unsigned int i;
 
 	if (!ops || bpf_probe_read_kernel(buf, sizeof(buf), ops->name))
 		return false;
-	for (i = 0; i < sizeof(name); i++)
+	for (i = 0; i < sizeof(name); i++) {
+		if (i == sizeof("bbr2_bpf") - 1 && !buf[i])
+			return true;
 		if (buf[i] != name[i])
 			return false;
+	}
 	return true;
 }
 
@@ -305,6 +335,8 @@ int bbr2_bpf_sockets(struct bpf_iter__tcp *ctx)
 		       bbr->inflight_hi, bbr->inflight_lo, bbr->bw_lo);
 	BPF_SEQ_PRINTF(seq, "ecn_alpha:%u ecn_eligible:%u pacing_rate:%lu ",
 		       bbr->ecn_alpha, bbr->ecn_eligible, sk->sk_pacing_rate);
+	BPF_SEQ_PRINTF(seq, "reference:%u loss_mode:%u ", bbr->reference,
+		       bbr->loss_mode);
 	BPF_SEQ_PRINTF(seq, "full_bw_reached:%u\n", bbr->full_bw_reached);
 	return 0;
 }

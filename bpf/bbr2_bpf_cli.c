@@ -3,11 +3,13 @@
  * bbr2-bpf: load, tune, inspect and unload the bbr2_bpf congestion control
  * (bbr2_bpf.bpf.c, embedded in this program as a libbpf skeleton).
  *
- *   bbr2-bpf load [NAME=VALUE ...]   register bbr2_bpf; stays registered
+ *   bbr2-bpf load [NAME=VALUE ...]   register bbr2_bpf and bbr2_bpf_ref
+ *                                    (Google's model exactly, whatever
+ *                                    loss_mode says); they stay registered
  *   bbr2-bpf set NAME=VALUE ...      change tunables (all or nothing)
  *   bbr2-bpf get [NAME ...]          print tunables as NAME=VALUE
- *   bbr2-bpf show                    model state of every bbr2_bpf socket
- *   bbr2-bpf unload                  unregister; open sockets keep it
+ *   bbr2-bpf show                    model state of every socket of either
+ *   bbr2-bpf unload                  unregister both; open sockets keep them
  *   bbr2-bpf status                  registered or not, and where
  *
  * Options (before the command): --pin DIR (default /sys/fs/bpf/bbr2_bpf),
@@ -353,6 +355,52 @@ static const char *stats_line(const char *log)
 	return line;
 }
 
+/*
+ * Register one struct_ops map (bbr2_bpf or bbr2_bpf_ref) and pin it as
+ * PIN.  The registration holds the programs; dropping our link without
+ * detaching leaves it registered after we exit, on kernels with and
+ * without struct_ops links alike.
+ */
+static int register_ops(struct bpf_map *map, const char *pin)
+{
+	struct bpf_link *link = bpf_map__attach_struct_ops(map);
+
+	if (!link) {
+		err("registering %s failed: %s", bpf_map__name(map),
+		    strerror(errno));
+		return -1;
+	}
+	bpf_link__disconnect(link);
+	bpf_link__destroy(link);
+	if (bpf_map__pin(map, pin_path(pin))) {
+		bpf_map_delete_elem(bpf_map__fd(map), &(int){0});
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Unregister the map pinned as PIN: new sockets can no longer choose its
+ * name; those that use it hold a reference and keep running it until they
+ * close.  0 if it is gone or was never pinned.
+ */
+static int unregister_ops(const char *pin)
+{
+	int fd, zero = 0, ret = 0;
+
+	fd = bpf_obj_get(pin_path(pin));
+	if (fd < 0)
+		return errno == ENOENT ? 0 : 1;
+	if (bpf_map_delete_elem(fd, &zero) && errno != ENOENT) {
+		err("unregistering %s failed: %s", pin_path(pin),
+		    strerror(errno));
+		ret = 1;
+	}
+	close(fd);
+	unlink(pin_path(pin));
+	return ret;
+}
+
 static int cmd_load(int argc, char **argv)
 {
 	struct bbr2_bpf_skel *skel;
@@ -443,24 +491,15 @@ static int cmd_load(int argc, char **argv)
 	}
 	bpf_link__destroy(link);	/* the pin keeps it */
 
-	/*
-	 * Register.  The registration holds the program; dropping our link
-	 * without detaching leaves it registered after we exit, on kernels
-	 * with and without struct_ops links alike.
-	 */
-	link = bpf_map__attach_struct_ops(skel->maps.bbr2_bpf);
-	if (!link) {
-		err("registering bbr2_bpf failed: %s", strerror(errno));
+	/* Register both names; a failure of the second undoes the first. */
+	if (register_ops(skel->maps.bbr2_bpf, "ops"))
+		goto out_unpin;
+	if (register_ops(skel->maps.bbr2_bpf_ref, "ops_ref")) {
+		unregister_ops("ops");
 		goto out_unpin;
 	}
-	bpf_link__disconnect(link);
-	bpf_link__destroy(link);
-	if (bpf_map__pin(skel->maps.bbr2_bpf, pin_path("ops"))) {
-		bpf_map_delete_elem(bpf_map__fd(skel->maps.bbr2_bpf),
-				    &(int){0});
-		goto out_unpin;
-	}
-	printf("bbr2_bpf registered; tunables and state under %s\n", pin_dir);
+	printf("bbr2_bpf and bbr2_bpf_ref registered; tunables and state under %s\n",
+	       pin_dir);
 	ret = 0;
 	goto out;
 
@@ -478,23 +517,14 @@ out:
 
 static int cmd_unload(void)
 {
-	int fd, zero = 0, ret = 0;
+	int ret;
 
-	fd = bpf_obj_get(pin_path("ops"));
-	if (fd < 0) {
+	if (access(pin_path("ops"), F_OK) && access(pin_path("ops_ref"), F_OK)) {
 		err("%s: %s (not loaded?)", pin_path("ops"), strerror(errno));
 		return 1;
 	}
-	/*
-	 * Unregister: new sockets can no longer choose bbr2_bpf; those that
-	 * use it hold a reference and keep running it until they close.
-	 */
-	if (bpf_map_delete_elem(fd, &zero) && errno != ENOENT) {
-		err("unregistering bbr2_bpf failed: %s", strerror(errno));
-		ret = 1;
-	}
-	close(fd);
-	unlink(pin_path("ops"));
+	ret = unregister_ops("ops_ref");
+	ret |= unregister_ops("ops");
 	unlink(pin_path("sockets"));
 	unlink(pin_path("params"));
 	unlink(pin_path("state"));
@@ -538,6 +568,8 @@ static int cmd_status(void)
 	printf("bbr2_bpf: %s; pinned under %s: %s\n",
 	       registered ? "registered" : "not registered", pin_dir,
 	       access(pin_path("ops"), F_OK) ? "no" : "yes");
+	printf("bbr2_bpf_ref: %s\n", strstr(avail, "bbr2_bpf_ref") ?
+	       "registered" : "not registered");
 	if (!access(pin_path("state"), F_OK))
 		print_counters("bbr2_bpf: ");
 	return !registered;
@@ -546,10 +578,10 @@ static int cmd_status(void)
 static void usage(void)
 {
 	fputs("usage: bbr2-bpf [--pin DIR] [--verifier-log FILE] COMMAND\n"
-	      "  load [NAME=VALUE ...]  register bbr2_bpf with these tunables\n"
+	      "  load [NAME=VALUE ...]  register bbr2_bpf and bbr2_bpf_ref with these tunables\n"
 	      "  set NAME=VALUE ...     change tunables (all or nothing)\n"
 	      "  get [NAME ...]         print tunables\n"
-	      "  show                   model state of each bbr2_bpf socket\n"
+	      "  show                   model state of each bbr2_bpf(_ref) socket\n"
 	      "  unload                 unregister (open sockets keep it)\n"
 	      "  status                 registered or not\n", stderr);
 }

@@ -11,10 +11,13 @@
 #     tunables from its initialised data): a flow uses bbr2_bpf (ss shows
 #     it) and carries the bottleneck's rate, within the margin the kernel's
 #     bbr measured in the same run gets.
-#  2. bbr2-bpf loads it; an init() that finds no free per-CPU slot (every
-#     slot marked taken by bpf_slots.py while the connection opens) is
-#     counted in status and show, and the socket's first ACK after the
-#     slots come back initialises its model: show lists it in a mode.
+#  2. bbr2-bpf loads it and bbr2_bpf_ref; an init() that finds no free
+#     per-CPU slot (every slot marked taken by bpf_slots.py while the
+#     connection opens) is counted in status and show, and the socket's
+#     first ACK after the slots come back initialises its model: show
+#     lists it in a mode.  With loss_mode=1, a bbr2_bpf and a bbr2_bpf_ref
+#     connection opened so at once each keep their own flavour: show says
+#     reference:0 loss_mode:1 and reference:1 loss_mode:0.
 #  3. With ecn_enable=1, a flow that negotiated ECN is ECN-eligible
 #     (show: ecn_eligible:1): classic ECN (tcp_ecn=1), and AccECN
 #     (tcp_ecn=3) where the kernel takes it.
@@ -69,7 +72,8 @@ cleanup()
 	[ -e "$PIN/state" ] && python3 "$HOST_DIR/bpf_slots.py" "$PIN/state" \
 		"$NCPUS" "$STRIDE" "$DEPTH_OFF" free 2>/dev/null
 	[ -e "$PIN/ops" ] && "$CLI" --pin "$PIN" unload
-	cc_available "$CC" && bpftool struct_ops unregister name "$CC" >/dev/null
+	cc_available "$CC" && bpftool struct_ops unregister name "$CC" >/dev/null 2>&1
+	cc_available "${CC}_ref" && bpftool struct_ops unregister name "${CC}_ref" >/dev/null 2>&1
 	rm -rf "$PIN"
 	return 0
 }
@@ -150,7 +154,8 @@ ktap_result "bbr2_bpf registered by bpftool carries >= 85% of the bottleneck" \
 	fcmp "${g_bpf:-0} >= $RATE * 0.85"
 ktap_result "... and >= 90% of what the kernel's bbr carried in this run" \
 	fcmp "${g_bpf:-0} >= ${g_bbr:-0} * 0.90"
-bpftool struct_ops unregister name "$CC" >/dev/null
+bpftool struct_ops unregister name "$CC" >/dev/null 2>&1
+bpftool struct_ops unregister name "${CC}_ref" >/dev/null 2>&1
 ktap_result "bpftool unregisters it" bash -c "! grep -qw $CC /proc/sys/net/ipv4/tcp_available_congestion_control"
 
 # ---- 2. an init() without a slot: counted, then recovered
@@ -160,15 +165,23 @@ if ! "$CLI" --pin "$PIN" load >"$TEST_OUT/load.out" 2>&1; then
 	dmesg_check
 	ktap_finished
 fi
+ktap_result "bbr2-bpf load registers ${CC}_ref too" cc_available "${CC}_ref"
+"$CLI" --pin "$PIN" set loss_mode=1
 python3 "$HOST_DIR/bpf_slots.py" "$PIN/state" "$NCPUS" "$STRIDE" "$DEPTH_OFF" fill
 iperf_server_next
+port_ext=$IPERF_PORT
 iperf_client "$TEST_OUT/late.json" "$CC" "$SECS" "$IPERF_PORT" &
 cpid=$!
+iperf_server_next
+port_ref=$IPERF_PORT
+iperf_client "$TEST_OUT/late-ref.json" "${CC}_ref" "$SECS" "$IPERF_PORT" &
+rpid=$!
 sleep 1
 python3 "$HOST_DIR/bpf_slots.py" "$PIN/state" "$NCPUS" "$STRIDE" "$DEPTH_OFF" free
 sleep 1
 in_sender "$CLI" --pin "$PIN" show >"$TEST_OUT/show-late.txt"
-wait "$cpid"
+wait "$cpid" "$rpid"
+"$CLI" --pin "$PIN" set loss_mode=default
 "$CLI" --pin "$PIN" status >"$TEST_OUT/status.txt"
 ktap_info "$(cat "$TEST_OUT/status.txt")"
 ktap_info "show: $(grep -m1 "$RCV" "$TEST_OUT/show-late.txt" | cut -c1-120)"
@@ -180,6 +193,11 @@ ktap_result "show prints the same counters" \
 	grep -q "^# slot_overflows:[0-9]* init_failures:${init_fail:-x} " "$TEST_OUT/show-late.txt"
 ktap_result "the socket's next ACK initialised it (late_inits ${late:-none}; show lists it in a mode)" \
 	bash -c "[ '${late:-0}' -ge 1 ] && grep -qE '$RCV:[0-9]+ mode:(STARTUP|DRAIN|PROBE_BW|PROBE_RTT) ' '$TEST_OUT/show-late.txt'"
+ktap_info "show: $(grep -m1 "$RCV:$port_ref " "$TEST_OUT/show-late.txt" | grep -o 'reference:.*')"
+ktap_result "with loss_mode=1 the $CC socket runs it (show: reference:0 loss_mode:1)" \
+	grep -q "$RCV:$port_ext .*reference:0 loss_mode:1 " "$TEST_OUT/show-late.txt"
+ktap_result "... and the ${CC}_ref socket beside it runs Google's model (reference:1 loss_mode:0)" \
+	grep -q "$RCV:$port_ref .*reference:1 loss_mode:0 " "$TEST_OUT/show-late.txt"
 
 # ---- 3. ECN: eligible as in the module, classic ECN and AccECN
 # ecn_flow MODE: one flow with tcp_ecn=MODE at both ends; show's line
@@ -210,7 +228,7 @@ else
 	ktap_skip "an AccECN connection is ECN-eligible" "kernel $(uname -r) does not take tcp_ecn=3 (AccECN)"
 fi
 "$CLI" --pin "$PIN" unload
-ktap_result "bbr2-bpf unloads it" bash -c "! grep -qw $CC /proc/sys/net/ipv4/tcp_available_congestion_control"
+ktap_result "bbr2-bpf unloads both names" bash -c "! grep -qE '$CC( |$)|${CC}_ref' /proc/sys/net/ipv4/tcp_available_congestion_control"
 
 dmesg_check
 ktap_finished

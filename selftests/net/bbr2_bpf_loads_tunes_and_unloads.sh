@@ -4,7 +4,8 @@
 # bbr2_bpf, the BPF struct_ops build of the same algorithm (bpf/), through
 # its CLI (bbr2-bpf): the kernel's verifier accepts it (its instruction
 # counts and log size are printed); it stays registered after the loader
-# exits; a flow runs on it; its tunables have the module's names and
+# exits, and so does bbr2_bpf_ref beside it; a flow runs on it; its
+# tunables have the module's names and
 # ranges (compared with the module's own, from modinfo), a bad value is
 # refused with nothing changed, a good one is read back and reaches the
 # program; unloading while a flow runs leaves that flow running to the
@@ -34,8 +35,10 @@ mountpoint -q /sys/fs/bpf || mount -t bpf bpf /sys/fs/bpf
 ensure_loaded()
 {
 	# a registration by bpftool (below) has no pins: replace it
-	cc_available "$CC" && [ ! -e /sys/fs/bpf/bbr2_bpf/ops ] &&
+	if cc_available "$CC" && [ ! -e /sys/fs/bpf/bbr2_bpf/ops ]; then
 		bpftool struct_ops unregister name "$CC" >/dev/null 2>&1
+		bpftool struct_ops unregister name "${CC}_ref" >/dev/null 2>&1
+	fi
 	cc_available "$CC" || "$BBR2_BPF" load >/dev/null
 }
 on_exit ensure_loaded
@@ -53,6 +56,7 @@ else
 	ktap_finished
 fi
 ktap_result "$CC registered after the loader exited" cc_available "$CC"
+ktap_result "${CC}_ref registered beside it" cc_available "${CC}_ref"
 
 # ---- tunables: the module's names and ranges, checked the module's way
 declare -A VAL LO HI
@@ -173,6 +177,8 @@ sleep 3
 ktap_result "bbr2-bpf unload with a flow running" "$BBR2_BPF" unload
 ktap_result "$CC gone from tcp_available_congestion_control" \
 	bash -c "! grep -qw '$CC' /proc/sys/net/ipv4/tcp_available_congestion_control"
+ktap_result "${CC}_ref gone too" \
+	bash -c "! grep -qw '${CC}_ref' /proc/sys/net/ipv4/tcp_available_congestion_control"
 in_snd ss -tin dst "$RCV_IP" >"$TEST_OUT/ss2.txt"
 ktap_result "the running socket keeps $CC after unload" grep -qw "$CC" "$TEST_OUT/ss2.txt"
 in_snd ss -tin dst "$RCV_IP" | grep -q . || ktap_info "(no socket left: the flow ended early)"
@@ -216,6 +222,7 @@ else
 	check "... and >= 90% of what the module's $MOD_CC carried in this boot (${g_mod:-0})" \
 		"${g_bpf:-0} >= ${g_mod:-0} * 0.90"
 	bpftool struct_ops unregister name "$CC" >/dev/null
+	bpftool struct_ops unregister name "${CC}_ref" >/dev/null
 	ktap_result "bpftool unregisters it" \
 		bash -c "! grep -qw '$CC' /proc/sys/net/ipv4/tcp_available_congestion_control"
 fi
