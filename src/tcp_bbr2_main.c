@@ -81,7 +81,7 @@ static void bbr2_glue_init(struct sock *sk, bool reference)
 		bbr2_trace_changes(sk, &snap, 0);
 }
 
-/* The only hooks that differ between the two names: the flavour is set here. */
+/* init() is the one hook that differs between the names: it sets the flavour. */
 static void bbr2_traced_init(struct sock *sk)
 {
 	bbr2_glue_init(sk, false);
