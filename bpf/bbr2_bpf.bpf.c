@@ -217,9 +217,10 @@ void BPF_PROG(bbr2_bpf_cwnd_event_tx_start, struct sock *sk)
 	bbr2_bpf_exit(sk);
 }
 
-#define BBR2_BPF_TX_START_OP	.cwnd_event_tx_start = (void *)bbr2_bpf_cwnd_event_tx_start,
+/* The member, in an ops definition: BBR2_BPF_TX_START_OP(prog) */
+#define BBR2_BPF_TX_START_OP(prog)	.cwnd_event_tx_start = (void *)(prog),
 #else
-#define BBR2_BPF_TX_START_OP
+#define BBR2_BPF_TX_START_OP(prog)
 #endif
 
 SEC("struct_ops/bbr2_bpf_in_ack_event")
@@ -282,7 +283,7 @@ struct tcp_congestion_ops bbr2_bpf = {
 	.undo_cwnd	= (void *)bbr2_bpf_undo_cwnd,
 	.set_state	= (void *)bbr2_bpf_set_state,
 	.cwnd_event	= (void *)bbr2_bpf_cwnd_event,
-	BBR2_BPF_TX_START_OP
+	BBR2_BPF_TX_START_OP(bbr2_bpf_cwnd_event_tx_start)
 	.in_ack_event	= (void *)bbr2_bpf_in_ack_event,
 	.min_tso_segs	= (void *)bbr2_bpf_min_tso_segs,
 	.sndbuf_expand	= (void *)bbr2_bpf_sndbuf_expand,
