@@ -44,6 +44,7 @@
 #include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
@@ -452,6 +453,42 @@ static int choose_object(void)
 	return obj;
 }
 
+/*
+ * libbpf reads the kernel's configuration (the object needs CONFIG_HZ) from
+ * /boot/config-RELEASE or /proc/config.gz.  Kernels packaged with their
+ * configuration beside their modules (Debian's from 7.x) have neither:
+ * then CONFIG_HZ comes from [/usr]/lib/modules/RELEASE/config, handed to
+ * libbpf as extra configuration.  NULL where libbpf finds its own.
+ */
+static const char *kconfig_extra(void)
+{
+	static const char * const dirs[] = { "/usr/lib/modules", "/lib/modules" };
+	static char line[128];
+	char path[512];
+	struct utsname u;
+	unsigned int i;
+	FILE *f;
+
+	if (uname(&u))
+		return NULL;
+	snprintf(path, sizeof(path), "/boot/config-%s", u.release);
+	if (!access(path, R_OK) || !access("/proc/config.gz", R_OK))
+		return NULL;
+	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s/config", dirs[i], u.release);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		while (fgets(line, sizeof(line), f))
+			if (!strncmp(line, "CONFIG_HZ=", 10)) {
+				fclose(f);
+				return line;
+			}
+		fclose(f);
+	}
+	return NULL;
+}
+
 /* Either embedded object, opened through its skeleton. */
 struct loader {
 	enum bbr2_bpf_object kind;
@@ -474,15 +511,17 @@ struct loader {
 
 static int loader_open(struct loader *l, enum bbr2_bpf_object kind)
 {
+	LIBBPF_OPTS(bpf_object_open_opts, opts, .kconfig = kconfig_extra());
+
 	memset(l, 0, sizeof(*l));
 	l->kind = kind;
 	if (kind == BBR2_BPF_OBJ_TX_START) {
-		l->tx = bbr2_bpf_tx_skel__open();
+		l->tx = bbr2_bpf_tx_skel__open_opts(&opts);
 		if (!l->tx)
 			return -1;
 		LOADER_FROM_SKEL(l, l->tx);
 	} else {
-		l->base = bbr2_bpf_skel__open();
+		l->base = bbr2_bpf_skel__open_opts(&opts);
 		if (!l->base)
 			return -1;
 		LOADER_FROM_SKEL(l, l->base);
