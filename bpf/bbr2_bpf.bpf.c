@@ -203,14 +203,46 @@ void BPF_PROG(bbr2_bpf_set_state, struct sock *sk, u8 new_state)
 	bbr2_bpf_exit(sk);
 }
 
+/*
+ * The first transmit after idle (CA_EVENT_TX_START).  Kernels before 7.1
+ * pass it to cwnd_event(); 7.1 and later call their cwnd_event_tx_start op
+ * instead, which only the object built with BBR2_BPF_TX_START registers
+ * (the loader picks the object by the kernel's BTF).
+ */
+static __always_inline void bbr2_bpf_tx_start(struct sock *sk)
+{
+	if (tcp_sk(sk)->app_limited)
+		__sync_fetch_and_add(&bbr2_bpf_this_cpu()->idle_restarts, 1);
+	bbr2_cwnd_event_tx_start(sk, bbr2_bpf_tunables());
+}
+
 SEC("struct_ops/bbr2_bpf_cwnd_event")
 void BPF_PROG(bbr2_bpf_cwnd_event, struct sock *sk, enum tcp_ca_event event)
 {
 	if (!bbr2_bpf_enter(sk))
 		return;
-	bbr2_cwnd_event(sk, event, bbr2_bpf_tunables());
+	if (event == CA_EVENT_TX_START)
+		bbr2_bpf_tx_start(sk);
+	else
+		bbr2_cwnd_event(sk, event, bbr2_bpf_tunables());
 	bbr2_bpf_exit(sk);
 }
+
+#ifdef BBR2_BPF_TX_START
+SEC("struct_ops/bbr2_bpf_cwnd_event_tx_start")
+void BPF_PROG(bbr2_bpf_cwnd_event_tx_start, struct sock *sk)
+{
+	if (!bbr2_bpf_enter(sk))
+		return;
+	bbr2_bpf_tx_start(sk);
+	bbr2_bpf_exit(sk);
+}
+
+/* The member, in an ops definition: BBR2_BPF_TX_START_OP(prog) */
+#define BBR2_BPF_TX_START_OP(prog)	.cwnd_event_tx_start = (void *)(prog),
+#else
+#define BBR2_BPF_TX_START_OP(prog)
+#endif
 
 SEC("struct_ops/bbr2_bpf_in_ack_event")
 void BPF_PROG(bbr2_bpf_in_ack_event, struct sock *sk, u32 flags)
@@ -239,6 +271,31 @@ u32 BPF_PROG(bbr2_bpf_sndbuf_expand, struct sock *sk)
 	return bbr2_sndbuf_expand(sk);
 }
 
+/*
+ * The struct_ops type as this object declares it: the members it sets, by
+ * name (libbpf matches them to the running kernel's; a member the kernel
+ * lacks makes it refuse the object).  cwnd_event_tx_start only in the
+ * BBR2_BPF_TX_START build, for kernels that have it.
+ */
+struct tcp_congestion_ops {
+	u32 (*ssthresh)(struct sock *sk);
+	void (*set_state)(struct sock *sk, u8 new_state);
+	void (*cwnd_event)(struct sock *sk, enum tcp_ca_event ev);
+#ifdef BBR2_BPF_TX_START
+	void (*cwnd_event_tx_start)(struct sock *sk);
+#endif
+	void (*in_ack_event)(struct sock *sk, u32 flags);
+	u32 (*min_tso_segs)(struct sock *sk);
+	void (*cong_control)(struct sock *sk, u32 ack, int flag,
+			     const struct rate_sample *rs);
+	u32 (*undo_cwnd)(struct sock *sk);
+	u32 (*sndbuf_expand)(struct sock *sk);
+	char name[16];
+	u32 flags;
+	void (*init)(struct sock *sk);
+	void (*release)(struct sock *sk);
+};
+
 /* Both maps share every program but init(). */
 #define BBR2_BPF_OPS(ops_name, init_prog) {				\
 	.init		= (void *)init_prog,				\
@@ -247,6 +304,7 @@ u32 BPF_PROG(bbr2_bpf_sndbuf_expand, struct sock *sk)
 	.undo_cwnd	= (void *)bbr2_bpf_undo_cwnd,			\
 	.set_state	= (void *)bbr2_bpf_set_state,			\
 	.cwnd_event	= (void *)bbr2_bpf_cwnd_event,			\
+	BBR2_BPF_TX_START_OP(bbr2_bpf_cwnd_event_tx_start)		\
 	.in_ack_event	= (void *)bbr2_bpf_in_ack_event,		\
 	.min_tso_segs	= (void *)bbr2_bpf_min_tso_segs,		\
 	.sndbuf_expand	= (void *)bbr2_bpf_sndbuf_expand,		\
@@ -277,7 +335,7 @@ static bool bbr2_bpf_is_ours(const struct tcp_sock *tp)
 {
 	static const char name[] = "bbr2_bpf_ref";
 	char buf[sizeof(name)];
-	const struct tcp_congestion_ops *ops = tp->inet_conn.icsk_ca_ops;
+	const struct tcp_congestion_ops___vmlinux *ops = tp->inet_conn.icsk_ca_ops;
 	unsigned int i;
 
 	if (!ops || bpf_probe_read_kernel(buf, sizeof(buf), ops->name))

@@ -13,7 +13,15 @@
  *   bbr2-bpf status                  registered or not, and where
  *
  * Options (before the command): --pin DIR (default /sys/fs/bpf/bbr2_bpf),
- * --verifier-log FILE (load: write the full verifier log there).
+ * --verifier-log FILE (load: write the full verifier log there), --object
+ * auto|base|tx_start (load: which embedded object; auto, the default, asks
+ * the kernel's BTF, see bbr2_bpf_object.c).
+ *
+ * Two objects are embedded, built from one source: bbr2_bpf.bpf.o for
+ * kernels whose struct tcp_congestion_ops has no cwnd_event_tx_start op
+ * (before 7.1: the first transmit after idle reaches cwnd_event()), and
+ * bbr2_bpf_tx.bpf.o, which also registers that op, for kernels that have
+ * it (7.1 and later no longer pass that event to cwnd_event()).
  *
  * The tunables are the module's: the same names, units and ranges, checked
  * by the same code (src/bbr2_params.c) before anything is written.  They
@@ -21,12 +29,13 @@
  * module's boot set), pinned as DIR/params: two struct bbr2_tunables and
  * the index of the active one.  set copies the active set, applies every
  * NAME=VALUE to the copy with bbr2_tunables_write() (a value set
- * explicitly survives a later version=N), writes the result whole into the
- * inactive set, flips the index, and waits a grace period before another
- * set may write that set again; each hook reads the index once, so it sees
- * one whole set.  The per-CPU working area and its counters (hooks skipped
- * for want of a slot, init() calls that found none, sockets initialised
- * late) are pinned as DIR/state; show and status print the counters.
+ * explicitly survives a later version=N), and publishes the result
+ * (bbr2_bpf_publish.h): written whole into the inactive set, the index
+ * flipped, and a grace period before another set may write that set again;
+ * each hook reads the index once, so it sees one whole set.  The per-CPU
+ * working area and its counters (hooks skipped for want of a slot, init()
+ * calls that found none, sockets initialised late, idle restarts seen) are
+ * pinned as DIR/state; show and status print the counters.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -37,14 +46,19 @@
 #include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <linux/kernel.h>	/* kstrtouint(), as bbr2_params.c uses it */
 #include "bbr2_params.h"
 #include "bbr2_bpf_cpu.h"
+#include "bbr2_bpf_object.h"
+#include "bbr2_bpf_publish.h"
 #include "bbr2_bpf.skel.h"
+#include "bbr2_bpf_tx.skel.h"
 
 #define DEFAULT_PIN_DIR		"/sys/fs/bpf/bbr2_bpf"
 #define STATS_LOG_SIZE		(64 * 1024)
@@ -59,8 +73,15 @@
 typedef struct bbr2_bpf_skel__data params_t;
 typedef struct bbr2_bpf_skel__bss state_t;
 
+/* One source, so one layout of the global data in both objects. */
+_Static_assert(sizeof(params_t) == sizeof(struct bbr2_bpf_tx_skel__data),
+	       "the two objects' .data differ");
+_Static_assert(sizeof(state_t) == sizeof(struct bbr2_bpf_tx_skel__bss),
+	       "the two objects' .bss differ");
+
 static const char *pin_dir = DEFAULT_PIN_DIR;
 static const char *verifier_log_path;
+static const char *object_opt = "auto";
 
 static void __attribute__((format(printf, 1, 2))) err(const char *fmt, ...)
 {
@@ -135,18 +156,6 @@ static int apply_all(int argc, char **argv)
 	return 0;
 }
 
-/* The active set of the program data -> the local set. */
-static void params_to_table(const volatile params_t *pd)
-{
-	unsigned int idx = pd->bbr2_tunables_idx & 1;
-	const volatile u32 *src = (const volatile u32 *)&pd->bbr2_tunables_set[idx];
-	u32 *dst = (u32 *)&tunables;
-	unsigned int i;
-
-	for (i = 0; i < sizeof(tunables) / sizeof(u32); i++)
-		dst[i] = src[i];
-}
-
 static void sleep_ns(long ns)
 {
 	struct timespec ts = { .tv_sec = 0, .tv_nsec = ns };
@@ -155,26 +164,85 @@ static void sleep_ns(long ns)
 		;
 }
 
+/* The pinned program data as bbr2_bpf_publish.h's memory. */
+struct pinned_params {
+	struct bbr2_bpf_params_mem mem;		/* first: the callbacks' m */
+	volatile params_t *pd;
+};
+
+static volatile params_t *pinned_pd(struct bbr2_bpf_params_mem *m)
+{
+	return ((struct pinned_params *)m)->pd;
+}
+
+static u32 pinned_read_idx(struct bbr2_bpf_params_mem *m)
+{
+	return pinned_pd(m)->bbr2_tunables_idx;
+}
+
+static void pinned_write_idx(struct bbr2_bpf_params_mem *m, u32 idx)
+{
+	pinned_pd(m)->bbr2_tunables_idx = idx;
+}
+
+static u32 pinned_read_word(struct bbr2_bpf_params_mem *m, unsigned int set,
+			    unsigned int word)
+{
+	return ((volatile u32 *)&pinned_pd(m)->bbr2_tunables_set[set & 1])[word];
+}
+
+static void pinned_write_word(struct bbr2_bpf_params_mem *m, unsigned int set,
+			      unsigned int word, u32 val)
+{
+	((volatile u32 *)&pinned_pd(m)->bbr2_tunables_set[set & 1])[word] = val;
+}
+
+static void pinned_fence(struct bbr2_bpf_params_mem *m)
+{
+	__sync_synchronize();
+}
+
 /*
- * Publish the local set: write it whole into the inactive set, then make
- * that one active.  Hooks that read the index before the flip may still be
- * using the old set; it is written again only by a later publish, which
- * first waits out GRACE_NS (this one waits before returning, and publishes
- * are serialised by a lock on the pin directory).
+ * Publishes are serialised by a lock on the pin directory, and each waits
+ * out GRACE_NS before it returns, so the next one never writes a set that
+ * a hook may still be reading.
  */
+static void pinned_grace(struct bbr2_bpf_params_mem *m)
+{
+	sleep_ns(GRACE_NS);
+}
+
+static struct pinned_params pinned_params(volatile params_t *pd)
+{
+	struct pinned_params p = {
+		.mem = {
+			.read_idx	= pinned_read_idx,
+			.write_idx	= pinned_write_idx,
+			.read_word	= pinned_read_word,
+			.write_word	= pinned_write_word,
+			.fence		= pinned_fence,
+			.grace		= pinned_grace,
+			.nwords		= sizeof(tunables) / sizeof(u32),
+		},
+		.pd = pd,
+	};
+	return p;
+}
+
+/* The active set of the program data -> the local set. */
+static void params_to_table(volatile params_t *pd)
+{
+	struct pinned_params p = pinned_params(pd);
+
+	bbr2_bpf_params_read(&p.mem, (u32 *)&tunables);
+}
+
+/* Publish the local set (bbr2_bpf_publish.h). */
 static void table_to_params(volatile params_t *pd)
 {
-	unsigned int next = (pd->bbr2_tunables_idx & 1) ^ 1;
-	const u32 *src = (const u32 *)&tunables;
-	volatile u32 *dst = (volatile u32 *)&pd->bbr2_tunables_set[next];
-	unsigned int i;
+	struct pinned_params p = pinned_params(pd);
 
-	for (i = 0; i < sizeof(tunables) / sizeof(u32); i++)
-		dst[i] = src[i];
-	__sync_synchronize();
-	pd->bbr2_tunables_idx = next;
-	__sync_synchronize();
-	sleep_ns(GRACE_NS);
+	bbr2_bpf_params_publish(&p.mem, (const u32 *)&tunables);
 }
 
 /*
@@ -244,6 +312,7 @@ static int print_counters(const char *prefix)
 {
 	const volatile state_t *st = map_pinned("state", sizeof(state_t), 0);
 	unsigned long long overflows = 0, init_failures = 0, late_inits = 0;
+	unsigned long long idle_restarts = 0;
 	unsigned int i;
 
 	if (!st)
@@ -252,10 +321,11 @@ static int print_counters(const char *prefix)
 		overflows += st->bbr2_bpf_cpus[i].overflows;
 		init_failures += st->bbr2_bpf_cpus[i].init_failures;
 		late_inits += st->bbr2_bpf_cpus[i].late_inits;
+		idle_restarts += st->bbr2_bpf_cpus[i].idle_restarts;
 	}
 	munmap((void *)st, sizeof(state_t));
-	printf("%sslot_overflows:%llu init_failures:%llu late_inits:%llu\n",
-	       prefix, overflows, init_failures, late_inits);
+	printf("%sslot_overflows:%llu init_failures:%llu late_inits:%llu idle_restarts:%llu\n",
+	       prefix, overflows, init_failures, late_inits, idle_restarts);
 	return 0;
 }
 
@@ -356,6 +426,124 @@ static const char *stats_line(const char *log)
 }
 
 /*
+ * The object load picks: --object base|tx_start, or (auto) the one that
+ * fits the running kernel's BTF; -1 if none can be chosen.
+ */
+static int choose_object(void)
+{
+	struct btf *btf;
+	int obj;
+
+	if (!strcmp(object_opt, "base"))
+		return BBR2_BPF_OBJ_BASE;
+	if (!strcmp(object_opt, "tx_start"))
+		return BBR2_BPF_OBJ_TX_START;
+	if (strcmp(object_opt, "auto")) {
+		err("--object %s: expected auto, base or tx_start", object_opt);
+		return -1;
+	}
+	btf = btf__load_vmlinux_btf();
+	if (!btf) {
+		err("no kernel BTF (%s): bbr2_bpf needs CONFIG_DEBUG_INFO_BTF=y",
+		    strerror(errno));
+		return -1;
+	}
+	obj = bbr2_bpf_pick_object(btf);
+	btf__free(btf);
+	if (obj < 0)
+		err("the kernel's BTF has no struct tcp_congestion_ops");
+	return obj;
+}
+
+/*
+ * libbpf reads the kernel's configuration (the object needs CONFIG_HZ) from
+ * /boot/config-RELEASE or /proc/config.gz.  Kernels packaged with their
+ * configuration beside their modules (Debian's from 7.x) have neither:
+ * then CONFIG_HZ comes from [/usr]/lib/modules/RELEASE/config, handed to
+ * libbpf as extra configuration.  NULL where libbpf finds its own.
+ */
+static const char *kconfig_extra(void)
+{
+	static const char * const dirs[] = { "/usr/lib/modules", "/lib/modules" };
+	static char line[128];
+	char path[512];
+	struct utsname u;
+	unsigned int i;
+	FILE *f;
+
+	if (uname(&u))
+		return NULL;
+	snprintf(path, sizeof(path), "/boot/config-%s", u.release);
+	if (!access(path, R_OK) || !access("/proc/config.gz", R_OK))
+		return NULL;
+	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s/config", dirs[i], u.release);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		while (fgets(line, sizeof(line), f))
+			if (!strncmp(line, "CONFIG_HZ=", 10)) {
+				fclose(f);
+				return line;
+			}
+		fclose(f);
+	}
+	return NULL;
+}
+
+/* Either embedded object, opened through its skeleton. */
+struct loader {
+	enum bbr2_bpf_object kind;
+	struct bbr2_bpf_skel *base;
+	struct bbr2_bpf_tx_skel *tx;
+	struct bpf_object *obj;
+	params_t *data;
+	struct bpf_map *data_map, *bss_map, *ops_map, *ops_ref_map;
+	struct bpf_program *sockets;
+};
+
+#define LOADER_FROM_SKEL(l, s) do {					\
+	(l)->obj = (s)->obj;						\
+	(l)->data = (params_t *)(s)->data;				\
+	(l)->data_map = (s)->maps.data;					\
+	(l)->bss_map = (s)->maps.bss;					\
+	(l)->ops_map = (s)->maps.bbr2_bpf;				\
+	(l)->ops_ref_map = (s)->maps.bbr2_bpf_ref;			\
+	(l)->sockets = (s)->progs.bbr2_bpf_sockets;			\
+} while (0)
+
+static int loader_open(struct loader *l, enum bbr2_bpf_object kind)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, opts, .kconfig = kconfig_extra());
+
+	memset(l, 0, sizeof(*l));
+	l->kind = kind;
+	if (kind == BBR2_BPF_OBJ_TX_START) {
+		l->tx = bbr2_bpf_tx_skel__open_opts(&opts);
+		if (!l->tx)
+			return -1;
+		LOADER_FROM_SKEL(l, l->tx);
+	} else {
+		l->base = bbr2_bpf_skel__open_opts(&opts);
+		if (!l->base)
+			return -1;
+		LOADER_FROM_SKEL(l, l->base);
+	}
+	return 0;
+}
+
+static int loader_load(struct loader *l)
+{
+	return l->tx ? bbr2_bpf_tx_skel__load(l->tx) : bbr2_bpf_skel__load(l->base);
+}
+
+static void loader_destroy(struct loader *l)
+{
+	bbr2_bpf_tx_skel__destroy(l->tx);
+	bbr2_bpf_skel__destroy(l->base);
+}
+
+/*
  * Register one struct_ops map (bbr2_bpf or bbr2_bpf_ref) and pin it as
  * PIN.  The registration holds the programs; dropping our link without
  * detaching leaves it registered after we exit, on kernels with and
@@ -403,14 +591,14 @@ static int unregister_ops(const char *pin)
 
 static int cmd_load(int argc, char **argv)
 {
-	struct bbr2_bpf_skel *skel;
+	struct loader skel;
 	struct bpf_program *prog;
 	struct bpf_link *link;
 	char *logs[16] = {};
 	size_t log_size = verifier_log_path ? FULL_LOG_SIZE : STATS_LOG_SIZE;
 	unsigned int n = 0, i;
 	FILE *full = NULL;
-	int ret = 1;
+	int ret = 1, kind;
 
 	if (!access(pin_path("ops"), F_OK)) {
 		err("already loaded (%s exists); bbr2-bpf unload first",
@@ -420,18 +608,24 @@ static int cmd_load(int argc, char **argv)
 	/* Validate everything before touching the kernel. */
 	if (apply_all(argc, argv))
 		return 1;
+	kind = choose_object();
+	if (kind < 0)
+		return 1;
 
 	libbpf_set_print(libbpf_print);
-	skel = bbr2_bpf_skel__open();
-	if (!skel) {
+	if (loader_open(&skel, kind)) {
 		err("opening the BPF object failed: %s", strerror(errno));
 		return 1;
 	}
-	memcpy(&skel->data->bbr2_tunables_set[0], &tunables, sizeof(tunables));
-	memcpy(&skel->data->bbr2_tunables_set[1], &tunables, sizeof(tunables));
-	skel->data->bbr2_tunables_idx = 0;
+	printf("object %s: %s\n", bbr2_bpf_object_name(kind),
+	       !strcmp(object_opt, "auto") ? bbr2_bpf_object_reason(kind) :
+	       "chosen by --object");
+	fflush(stdout);
+	memcpy(&skel.data->bbr2_tunables_set[0], &tunables, sizeof(tunables));
+	memcpy(&skel.data->bbr2_tunables_set[1], &tunables, sizeof(tunables));
+	skel.data->bbr2_tunables_idx = 0;
 
-	bpf_object__for_each_program(prog, skel->obj) {
+	bpf_object__for_each_program(prog, skel.obj) {
 		if (n == sizeof(logs) / sizeof(logs[0]))
 			break;
 		logs[n] = calloc(1, log_size);
@@ -442,7 +636,7 @@ static int cmd_load(int argc, char **argv)
 		n++;
 	}
 
-	if (bbr2_bpf_skel__load(skel)) {
+	if (loader_load(&skel)) {
 		err("the kernel refused the program: %s", strerror(errno));
 		for (i = 0; i < n; i++)
 			if (logs[i][0])
@@ -456,7 +650,7 @@ static int cmd_load(int argc, char **argv)
 			err("%s: %s", verifier_log_path, strerror(errno));
 	}
 	i = 0;
-	bpf_object__for_each_program(prog, skel->obj) {
+	bpf_object__for_each_program(prog, skel.obj) {
 		struct bpf_prog_info info = {};
 		__u32 len = sizeof(info);
 
@@ -481,10 +675,10 @@ static int cmd_load(int argc, char **argv)
 		    strerror(errno));
 		goto out;
 	}
-	if (bpf_map__pin(skel->maps.data, pin_path("params")) ||
-	    bpf_map__pin(skel->maps.bss, pin_path("state")))
+	if (bpf_map__pin(skel.data_map, pin_path("params")) ||
+	    bpf_map__pin(skel.bss_map, pin_path("state")))
 		goto out_unpin;
-	link = bpf_program__attach_iter(skel->progs.bbr2_bpf_sockets, NULL);
+	link = bpf_program__attach_iter(skel.sockets, NULL);
 	if (!link || bpf_link__pin(link, pin_path("sockets"))) {
 		err("cannot pin the socket iterator: %s", strerror(errno));
 		goto out_unpin;
@@ -492,9 +686,9 @@ static int cmd_load(int argc, char **argv)
 	bpf_link__destroy(link);	/* the pin keeps it */
 
 	/* Register both names; a failure of the second undoes the first. */
-	if (register_ops(skel->maps.bbr2_bpf, "ops"))
+	if (register_ops(skel.ops_map, "ops"))
 		goto out_unpin;
-	if (register_ops(skel->maps.bbr2_bpf_ref, "ops_ref")) {
+	if (register_ops(skel.ops_ref_map, "ops_ref")) {
 		unregister_ops("ops");
 		goto out_unpin;
 	}
@@ -509,7 +703,7 @@ out_unpin:
 	unlink(pin_path("state"));
 	rmdir(pin_dir);
 out:
-	bbr2_bpf_skel__destroy(skel);
+	loader_destroy(&skel);
 	for (i = 0; i < n; i++)
 		free(logs[i]);
 	return ret;
@@ -557,7 +751,7 @@ static int cmd_status(void)
 	char avail[4096] = "";
 	FILE *f = fopen("/proc/sys/net/ipv4/tcp_available_congestion_control",
 			"r");
-	int registered;
+	int registered, kind;
 
 	if (f) {
 		if (!fgets(avail, sizeof(avail), f))
@@ -570,6 +764,10 @@ static int cmd_status(void)
 	       access(pin_path("ops"), F_OK) ? "no" : "yes");
 	printf("bbr2_bpf_ref: %s\n", strstr(avail, "bbr2_bpf_ref") ?
 	       "registered" : "not registered");
+	kind = choose_object();
+	if (kind >= 0)
+		printf("bbr2_bpf: object for this kernel: %s (%s)\n",
+		       bbr2_bpf_object_name(kind), bbr2_bpf_object_reason(kind));
 	if (!access(pin_path("state"), F_OK))
 		print_counters("bbr2_bpf: ");
 	return !registered;
@@ -577,7 +775,8 @@ static int cmd_status(void)
 
 static void usage(void)
 {
-	fputs("usage: bbr2-bpf [--pin DIR] [--verifier-log FILE] COMMAND\n"
+	fputs("usage: bbr2-bpf [--pin DIR] [--verifier-log FILE]\n"
+	      "                [--object auto|base|tx_start] COMMAND\n"
 	      "  load [NAME=VALUE ...]  register bbr2_bpf and bbr2_bpf_ref with these tunables\n"
 	      "  set NAME=VALUE ...     change tunables (all or nothing)\n"
 	      "  get [NAME ...]         print tunables\n"
@@ -597,6 +796,8 @@ int main(int argc, char **argv)
 			pin_dir = argv[1];
 		else if (!strcmp(argv[0], "--verifier-log"))
 			verifier_log_path = argv[1];
+		else if (!strcmp(argv[0], "--object"))
+			object_opt = argv[1];
 		else
 			break;
 		argv += 2, argc -= 2;

@@ -19,6 +19,7 @@ struct bbr2_bpf_cpu {
 	u32	overflows;		/* hooks skipped: no free slot */
 	u32	init_failures;		/* init() skipped: no free slot */
 	u32	late_inits;		/* sockets a later hook initialised */
+	u32	idle_restarts;		/* first transmits after idle seen */
 };
 
 #ifndef __always_inline

@@ -27,7 +27,15 @@
 
 #ifdef __bpf__
 
+/*
+ * The kernel's struct tcp_congestion_ops is seen under a CO-RE flavour
+ * name, which relocations still match to the kernel's type: the struct_ops
+ * map declares its own struct tcp_congestion_ops (bbr2_bpf.bpf.c) with
+ * exactly the members it sets, whatever kernel vmlinux.h came from.
+ */
+#define tcp_congestion_ops tcp_congestion_ops___vmlinux
 #include "vmlinux.h"
+#undef tcp_congestion_ops
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>

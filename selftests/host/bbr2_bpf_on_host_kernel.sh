@@ -11,13 +11,16 @@
 #     tunables from its initialised data): a flow uses bbr2_bpf (ss shows
 #     it) and carries the bottleneck's rate, within the margin the kernel's
 #     bbr measured in the same run gets.
-#  2. bbr2-bpf loads it and bbr2_bpf_ref; an init() that finds no free
-#     per-CPU slot (every slot marked taken by bpf_slots.py while the
-#     connection opens) is counted in status and show, and the socket's
-#     first ACK after the slots come back initialises its model: show
-#     lists it in a mode.  With loss_mode=1, a bbr2_bpf and a bbr2_bpf_ref
-#     connection opened so at once each keep their own flavour: show says
-#     reference:0 loss_mode:1 and reference:1 loss_mode:0.
+#  2. bbr2-bpf loads the object the kernel's BTF calls for (bbr2_bpf_tx.bpf.o
+#     where struct tcp_congestion_ops has cwnd_event_tx_start, else
+#     bbr2_bpf.bpf.o, and then the other one is refused), which registers
+#     bbr2_bpf and bbr2_bpf_ref; an init() that finds no free per-CPU slot
+#     (every slot marked taken by bpf_slots.py while the connection opens)
+#     is counted in status and show, and the socket's first ACK after the
+#     slots come back initialises its model: show lists it in a mode.  With
+#     loss_mode=1, a bbr2_bpf and a bbr2_bpf_ref connection opened so at
+#     once each keep their own flavour: show says reference:0 loss_mode:1
+#     and reference:1 loss_mode:0.
 #  3. With ecn_enable=1, a flow that negotiated ECN is ECN-eligible
 #     (show: ecn_eligible:1): classic ECN (tcp_ecn=1), and AccECN
 #     (tcp_ecn=3) where the kernel takes it.
@@ -158,13 +161,34 @@ bpftool struct_ops unregister name "$CC" >/dev/null 2>&1
 bpftool struct_ops unregister name "${CC}_ref" >/dev/null 2>&1
 ktap_result "bpftool unregisters it" bash -c "! grep -qw $CC /proc/sys/net/ipv4/tcp_available_congestion_control"
 
-# ---- 2. an init() without a slot: counted, then recovered
+# ---- 2. the object for this kernel; an init() without a slot: counted,
+# then recovered.  The kernel's BTF says whether struct tcp_congestion_ops
+# has cwnd_event_tx_start (7.1+): bbr2-bpf load must pick the object with
+# that op exactly then, and libbpf refuses it on a kernel without it.
+if bpftool btf dump file /sys/kernel/btf/vmlinux format raw |
+	awk '/^\[[0-9]+\] STRUCT .tcp_congestion_ops. / { ops = 1; next }
+	     /^\[/ { ops = 0 }
+	     ops && /.cwnd_event_tx_start. / { found = 1 }
+	     END { exit !found }'; then
+	want=bbr2_bpf_tx.bpf.o
+else
+	want=bbr2_bpf.bpf.o
+	if "$CLI" --pin "$PIN" --object tx_start load >"$TEST_OUT/load-tx.out" 2>&1; then
+		"$CLI" --pin "$PIN" unload
+		ktap_fail "libbpf refuses the cwnd_event_tx_start object on a kernel without the op"
+	else
+		ktap_pass "libbpf refuses the cwnd_event_tx_start object on a kernel without the op"
+	fi
+fi
 if ! "$CLI" --pin "$PIN" load >"$TEST_OUT/load.out" 2>&1; then
 	ktap_info "$(tail -n 5 "$TEST_OUT/load.out")"
 	ktap_fail "bbr2-bpf load"
 	dmesg_check
 	ktap_finished
 fi
+ktap_info "$(grep '^object ' "$TEST_OUT/load.out")"
+ktap_result "bbr2-bpf load picks $want, as the kernel's BTF says" \
+	grep -q "^object $want: " "$TEST_OUT/load.out"
 ktap_result "bbr2-bpf load registers ${CC}_ref too" cc_available "${CC}_ref"
 "$CLI" --pin "$PIN" set loss_mode=1
 python3 "$HOST_DIR/bpf_slots.py" "$PIN/state" "$NCPUS" "$STRIDE" "$DEPTH_OFF" fill

@@ -247,6 +247,14 @@ else
 			make -C "$SELFTESTS" vm-bpf ${BPF_TESTS:+BPF_TESTS="$BPF_TESTS"} \
 			RESULTS="$RESULTS/vm-bpf"
 		add_ktap "$RESULTS/vm-bpf.log"
+		# 7.1+ only: the object with cwnd_event_tx_start (picked by
+		# the kernel's BTF, idle restarts reach the model) and AccECN
+		# end to end, on sid's newest 7.x (vm/sid-kernel.sh fetches it
+		# once; the 7.x module is the build matrix's).  One boot, one
+		# test, about 3 minutes.
+		stage "vm: bbr2_bpf on sid's 7.x (cwnd_event_tx_start, AccECN)" vm-bpf7 \
+			make -C "$SELFTESTS" vm-bpf7 RESULTS="$RESULTS/vm-bpf7"
+		add_ktap "$RESULTS/vm-bpf7.log"
 	else
 		skip "vm: bbr2_bpf functional tests" "BPF=0"
 	fi
