@@ -145,6 +145,7 @@ def record(args):
            "buf_bytes": args.buf_bytes, "loss_pct": args.loss_pct, "secs": secs,
            "skip": skip, "flows": args.flows, "mode": args.mode,
            "ceiling_mbps": round(ceiling_mbps(args.rate), 1),
+           "rate_bps": int(rate_bps(args.rate)), "late_limit": args.late_fraction,
            "error": None}
     if any("error" in d or not d for d in docs) or emu is None:
         rec["error"] = "; ".join(d.get("error", "no output") for d in docs if
@@ -246,8 +247,9 @@ def sim_point(binary, r, seed):
         xs = series[k][int(t0):int(t1)]
         return sum(xs) / len(xs) / 1e6 if xs else 0.0
 
-    rec = {k: r[k] for k in ("scenario", "cc", "rate", "rtt_ms", "buf_bdp", "buf_bytes",
-                             "loss_pct", "secs", "skip", "flows", "mode", "ceiling_mbps")}
+    rec = {k: r.get(k) for k in ("scenario", "cc", "rate", "rate_bps", "rtt_ms", "buf_bdp",
+                                 "buf_bytes", "loss_pct", "secs", "skip", "flows", "mode",
+                                 "ceiling_mbps")}
     rec.update(iter=seed, where="sim", sim_cpu_s=d["cpu_s"])
     g0 = d["groups"][0]
     if mode.startswith("late:"):

@@ -56,12 +56,13 @@
 #include <linux/if_tun.h>
 #include "pathemu.h"
 
-#define READ_BATCH	64	/* frames read from one device per turn */
+#define READ_BATCH	16	/* frames read from one device per turn */
 
 struct dir_stats {
 	uint64_t frames_in, segs_in, payload_in, frames_out, bytes_out;
 	uint64_t lost_segs, queue_drops, split_frames, ring_full, write_err;
-	uint64_t late, max_late_ns;
+	uint64_t late, max_late_ns, max_late_at;
+	uint64_t late_hist[6];	/* late by > 0.1, 0.5, 1, 5, 20, 100 ms */
 	uint64_t first_ns, last_ns;	/* first arrival, last departure */
 };
 
@@ -80,6 +81,9 @@ static struct pe_rng rng;
 static uint32_t overhead = 14;	/* Ethernet header, as a NIC's shaper counts it */
 static uint64_t late_ns = 1000000;
 static uint8_t scratch[PE_MAX_FRAME];
+static uint64_t t0;
+static const uint64_t late_edges_ns[6] = { 100000, 500000, 1000000, 5000000, 20000000,
+					   100000000 };
 
 static void on_signal(int sig)
 {
@@ -170,12 +174,19 @@ static uint64_t release(struct dir *d, uint64_t now)
 	const struct pe_rec *rec;
 
 	while ((rec = pe_ring_peek(&d->ring))) {
+		uint64_t late = now - rec->due_ns;
+		int b;
+
 		if (rec->due_ns > now)
 			return rec->due_ns;
-		if (now - rec->due_ns > late_ns)
+		if (late > late_ns)
 			d->st.late++;
-		if (now - rec->due_ns > d->st.max_late_ns)
-			d->st.max_late_ns = now - rec->due_ns;
+		for (b = 0; b < 6; b++)
+			d->st.late_hist[b] += late > late_edges_ns[b];
+		if (late > d->st.max_late_ns) {
+			d->st.max_late_ns = late;
+			d->st.max_late_at = now - t0;
+		}
 		if (write(d->out, (const uint8_t *)(rec + 1), rec->len) != (ssize_t)rec->len)
 			d->st.write_err++;
 		d->st.frames_out++;
@@ -277,12 +288,16 @@ static void dir_json(FILE *out, const struct dir *d)
 		", \"bytes_out\": %" PRIu64 ", \"lost_segs\": %" PRIu64
 		", \"queue_drops\": %" PRIu64 ", \"split_frames\": %" PRIu64
 		", \"ring_full\": %" PRIu64 ", \"write_err\": %" PRIu64
-		", \"late\": %" PRIu64 ", \"max_late_us\": %.1f"
+		", \"late\": %" PRIu64 ", \"max_late_us\": %.1f, \"max_late_at_s\": %.3f"
+		", \"late_hist_ms\": {\"0.1\": %" PRIu64 ", \"0.5\": %" PRIu64 ", \"1\": %" PRIu64
+		", \"5\": %" PRIu64 ", \"20\": %" PRIu64 ", \"100\": %" PRIu64 "}"
 		", \"link_busy_s\": %.6f, \"active_s\": %.6f"
 		", \"max_backlog\": %" PRIu64 ", \"mean_backlog\": %.0f}",
 		d->name, s->frames_in, s->segs_in, s->payload_in, s->frames_out,
 		s->bytes_out, s->lost_segs, s->queue_drops, s->split_frames, s->ring_full,
-		s->write_err, s->late, s->max_late_ns / 1e3, l->busy_ns / 1e9, span / 1e9,
+		s->write_err, s->late, s->max_late_ns / 1e3, s->max_late_at / 1e9,
+		s->late_hist[0], s->late_hist[1], s->late_hist[2], s->late_hist[3],
+		s->late_hist[4], s->late_hist[5], l->busy_ns / 1e9, span / 1e9,
 		l->max_backlog, l->backlog_n ? (double)l->backlog_sum / l->backlog_n : 0.0);
 }
 
@@ -290,7 +305,7 @@ int main(int argc, char **argv)
 {
 	const char *spec_a = NULL, *spec_b = NULL, *stats = NULL;
 	uint64_t rate = 0, queue = 0, delay_us = 0, rdelay_us = 0, seed = 1, duration = 0;
-	uint64_t t0, t_end, idle_ns = 0, max_loop_ns = 0, loops = 0, long_loops = 0;
+	uint64_t t_end, idle_ns = 0, max_loop_ns = 0, loops = 0, long_loops = 0;
 	uint32_t loss_ppm = 0;
 	struct dir ab = { .name = "data" }, ba = { .name = "acks" };
 	struct sigaction sa;
@@ -378,8 +393,11 @@ int main(int argc, char **argv)
 
 		if (t_end && now >= t_end)
 			break;
+		/* releases first: what is due must not wait behind reads */
+		release(&ab, now);
+		release(&ba, now);
 		drain(&ab, now);
-		drain(&ba, now);
+		drain(&ba, now_ns());
 		now = now_ns();
 		n1 = release(&ab, now);
 		n2 = release(&ba, now);
