@@ -248,6 +248,53 @@ def render():
     return "\n".join(out).rstrip() + "\n"
 
 
+HEADER = HERE.parent.parent / "selftests" / "model" / "tests" / "host_results.h"
+# the drift test's large-BDP point: this scenario, these CCs (host -> model)
+HEADER_SCENARIO = "loss1"
+HEADER_CC = {"bbr2_bpf": "bbr2", "bbr2_bpf-v2": "bbr2v2", "bbr": "bbr", "cubic": "cubic"}
+# (model cc, metric index 0 goodput / 1 retransmits / 2 delay) -> reason,
+# for a gap the simulator does not close
+HEADER_GAPS = {}
+
+
+def render_header():
+    runs = [r for r in load("runs.jsonl") if r["scenario"] == HEADER_SCENARIO]
+    meta = json.loads((RAW / "meta.json").read_text())
+    out = ["/* SPDX-License-Identifier: GPL-2.0 */",
+           "/*",
+           " * The host tier's large-BDP point for test_bbr2_sim_matches_vm_results.c:",
+           " * scenario %s of Documentation/results/host-tier/runs.jsonl (%s, kernel" %
+           (HEADER_SCENARIO, meta["command"]),
+           " * %s, commit %s, %d iterations)." % (meta["kernel"], meta["commit"],
+                                                meta["iterations"]),
+           " * Made by Documentation/results/gen-host-tier.py; do not edit.",
+           " *",
+           " * cc, rate (bit/s), RTT (ms), buffer (bytes), loss (ppm), run and window",
+           " * start (s), then mean, min, max over the host's runs of goodput (Mbit/s),",
+           " * retransmits (%) and median smoothed RTT minus the path's RTT (ms).",
+           " */",
+           "",
+           "static const struct host_point host_results[] = {"]
+    for cc, model in HEADER_CC.items():
+        rs = [r for r in runs if r["cc"] == cc and not r.get("error")]
+        if not rs:
+            continue
+        r0 = rs[0]
+        vals = []
+        for m in ("goodput_mbps", "retrans_pct", "qdelay_ms"):
+            s = stats([r.get(m) for r in rs]) or (0, 0, 0, 0)
+            vals.append("{ %.2f, %.2f, %.2f }" % s[:3])
+        todo = ", ".join('"%s"' % HEADER_GAPS[(model, i)] if (model, i) in HEADER_GAPS
+                         else "NULL" for i in range(3))
+        out.append('\t{ "%s", %dULL, %d, %dULL, %d, %d, %d,' %
+                   (model, r0["rate_bps"], r0["rtt_ms"], r0["buf_bytes"],
+                    round(r0["loss_pct"] * 10000), r0["secs"], r0["skip"]))
+        out.append("\t  %s, %s, %s," % tuple(vals))
+        out.append("\t  { %s } },  /* %d runs */" % (todo, len(rs)))
+    out.append("};")
+    return "\n".join(out) + "\n"
+
+
 def main():
     global RAW, PAGE
     args = [a for a in sys.argv[1:] if a != "--check"]
@@ -255,11 +302,16 @@ def main():
         RAW = pathlib.Path(args[0]).resolve()
         PAGE = RAW.parent / (RAW.name + ".rst")
     text = render()
+    header = render_header() if not args else None
     if "--check" in sys.argv[1:]:
         if PAGE.read_text() != text:
-            sys.exit("host-tier.rst is not what gen-host-tier.py makes of the raw data")
+            sys.exit("%s is not what gen-host-tier.py makes of the raw data" % PAGE.name)
+        if header is not None and HEADER.read_text() != header:
+            sys.exit("%s is not what gen-host-tier.py makes of the raw data" % HEADER)
         return
     PAGE.write_text(text)
+    if header is not None:
+        HEADER.write_text(header)
 
 
 if __name__ == "__main__":
