@@ -6,6 +6,7 @@ iperf3's and pathemu's own reports, and the same scenarios in the simulator.
   hbtool.py record ... EMU IPERF... one run's JSON line (see record())
   hbtool.py field KEY               KEY of the JSON line on stdin
   hbtool.py meta ...                where and how the runs were made
+  hbtool.py rerecord RUNS RAW       RUNS' lines again from the raw files
   hbtool.py sim --runs RUNS.jsonl   each scenario of RUNS in the simulator
                                     (selftests/model linksim_run), seeds
                                     1..ITER, one JSON line per run
@@ -168,6 +169,10 @@ def record(args):
         segs, retr = sent_segs(docs[0]) if docs else (0, 0)
     else:
         rec["goodput_mbps"] = round(window_mbps(ivs[0], skip, secs), 1) if ivs else 0
+    # the two stacks' CPU (iperf3's own account of sender and receiver)
+    cpu = docs[0].get("end", {}).get("cpu_utilization_percent", {}) if docs else {}
+    rec["snd_cpu_pct"] = round(cpu.get("host_total", 0), 1)
+    rec["rcv_cpu_pct"] = round(cpu.get("remote_total", 0), 1)
     rtts = rtt_samples(docs[0], skip) if docs else []
     rec["retrans_pct"] = round(100.0 * retr / segs, 4) if segs else 0
     rec["qdelay_ms"] = round(median(rtts) - args.rtt_ms, 2) if rtts else None
@@ -176,6 +181,29 @@ def record(args):
     rec["capacity_ok"] = bool(emu and not rec["error"] and not rec["behind"] and
                               rec["goodput_mbps"] >= 0.9 * rec["ceiling_mbps"])
     print(json.dumps(rec, sort_keys=True))
+
+
+def run_tag(r):
+    """The raw directory of a run, as host-bench.sh names it."""
+    if r["scenario"] == "capacity":
+        return "capacity-%s-%g" % (r["rate"], r["rtt_ms"])
+    return "%s-%s-%d" % (r["scenario"], r["cc"], r["iter"])
+
+
+def rerecord(args):
+    """runs.jsonl again from the raw files under RAW/<scenario>-<cc>-<iter>/."""
+    with open(args.runs) as fh:
+        runs = [json.loads(line) for line in fh if line.strip()]
+    for r in runs:
+        d = os.path.join(args.raw, run_tag(r))
+        files = sorted(f for f in os.listdir(d) if f.startswith("iperf-"))
+        ns = argparse.Namespace(
+            scenario=r["scenario"], cc=r["cc"], iter=r["iter"], rate=r["rate"],
+            mode=r["mode"], buf_bytes=r["buf_bytes"], flows=r["flows"], rtt_ms=r["rtt_ms"],
+            buf_bdp=r["buf_bdp"], loss_pct=r["loss_pct"], secs=r["secs"], skip=r["skip"],
+            late_fraction=r["late_limit"], emu=os.path.join(d, "pathemu.json"),
+            iperf=[os.path.join(d, f) for f in files])
+        record(ns)
 
 
 # ------------------------------------------------------------------ meta
@@ -214,7 +242,9 @@ def meta(args):
 
 # ------------------------------------------------------------------- sim
 
-SIM_CC = {"bbr2_bpf": "bbr2", "bbr2_bpf-v2": "bbr2v2", "bbr": "bbr", "cubic": "cubic"}
+SIM_CC = {"bbr2_bpf": "bbr2", "bbr2_bpf-v2": "bbr2v2", "bbr2_bpf-lm": "bbr2", "bbr": "bbr",
+          "cubic": "cubic"}
+SIM_PARAMS = {"bbr2_bpf-lm": ["param.loss_mode=1"]}
 
 
 def sim_build():
@@ -227,7 +257,14 @@ def sim_build():
     return out.strip().splitlines()[-1]
 
 
-def sim_point(binary, r, seed):
+# The path's own timing noise, modelled: the emulator releases frames up
+# to a few ms late when the CPU it shares with both stacks is busy, so they
+# leave in bursts; linksim's link_late_us makes the bottleneck's departures
+# late by up to that much, in bursts, the same way.
+JITTER_US = 1000
+
+
+def sim_point(binary, r, seed, jitter_us=0):
     cc = SIM_CC[r["cc"]]
     mode, secs, skip = r["mode"], r["secs"], r["skip"]
     if mode.startswith("late:"):
@@ -240,6 +277,9 @@ def sim_point(binary, r, seed):
             "buf_bytes=%d" % r["buf_bytes"], "loss=%g" % r["loss_pct"], "mix=" + mix,
             "dur=%g" % secs, "skip=%g" % skip, "frame=45", "fq=0", "hdr=%d" % HDR,
             "ts=1", "seed=%d" % seed]
+    if jitter_us:
+        args.append("link_late_us=%d" % jitter_us)
+    args += SIM_PARAMS.get(r["cc"], [])
     d = json.loads(subprocess.run(args, check=True, capture_output=True, text=True).stdout)
     series = d["series_bps"]
 
@@ -250,7 +290,7 @@ def sim_point(binary, r, seed):
     rec = {k: r.get(k) for k in ("scenario", "cc", "rate", "rate_bps", "rtt_ms", "buf_bdp",
                                  "buf_bytes", "loss_pct", "secs", "skip", "flows", "mode",
                                  "ceiling_mbps")}
-    rec.update(iter=seed, where="sim", sim_cpu_s=d["cpu_s"])
+    rec.update(iter=seed, where="sim", sim_cpu_s=d["cpu_s"], jitter_us=jitter_us)
     g0 = d["groups"][0]
     if mode.startswith("late:"):
         a, b = win(0, secs - LATE_WINDOW, secs), win(1, secs - LATE_WINDOW, secs)
@@ -282,8 +322,10 @@ def sim(args):
         if key in seen or r["cc"] not in SIM_CC:
             continue
         seen.add(key)
-        for seed in range(1, args.iter + 1):
-            print(json.dumps(sim_point(binary, r, seed), sort_keys=True), flush=True)
+        for jitter in (0, JITTER_US):
+            for seed in range(1, args.iter + 1):
+                print(json.dumps(sim_point(binary, r, seed, jitter), sort_keys=True),
+                      flush=True)
 
 
 def main():
@@ -310,6 +352,9 @@ def main():
     p.add_argument("--ccs", required=True)
     p.add_argument("--command", required=True)
     p.add_argument("--repo")
+    p = sub.add_parser("rerecord")
+    p.add_argument("runs")
+    p.add_argument("raw")
     p = sub.add_parser("sim")
     p.add_argument("--runs", required=True)
     p.add_argument("--iter", type=int, default=3)
@@ -325,6 +370,8 @@ def main():
         meta(a)
     elif a.cmd == "sim":
         sim(a)
+    elif a.cmd == "rerecord":
+        rerecord(a)
 
 
 if __name__ == "__main__":

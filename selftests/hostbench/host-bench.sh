@@ -51,8 +51,12 @@ OUT=${OUT:-}
 # rate:rtt_ms points of the capacity ladder, by increasing rate x RTT
 SCALES=${SCALES:-"1g:50 2g:100 4g:100 5g:200 10g:200"}
 SHORT_SCALE=${SHORT_SCALE:-1g:50}
-# bbr2_bpf-v2: bbr2_bpf with version=2 (the BBRv2 behaviour it offers)
-CCS=${CCS:-"bbr2_bpf bbr2_bpf-v2 bbr cubic"}
+# the behaviours bbr2_bpf offers: bbr2_bpf (BBRv3), bbr2_bpf-v2 (version=2),
+# bbr2_bpf-lm (loss_mode=1); the kernel's own bbr (v1) and cubic beside them
+CCS=${CCS:-"bbr2_bpf bbr2_bpf-v2 bbr2_bpf-lm bbr cubic"}
+# tunables for bbr2-bpf load (a deliberately broken bbr2_bpf shows that the
+# short profile's assertions can fail)
+HOSTBENCH_BPF_PARAMS=${HOSTBENCH_BPF_PARAMS:-}
 CAPACITY_FRACTION=0.9
 LATE_FRACTION=${LATE_FRACTION:-0.05}
 SEED=${SEED:-1}
@@ -131,6 +135,9 @@ why_not() {
 	if ! mountpoint -q /sys/fs/bpf; then
 		mount -t bpf bpf /sys/fs/bpf 2>/dev/null || { echo "no bpffs on /sys/fs/bpf"; return; }
 	fi
+	if grep -qw bbr2_bpf /proc/sys/net/ipv4/tcp_available_congestion_control; then
+		echo "bbr2_bpf is already registered by someone else (bbr2-bpf unload, then rerun)"
+	fi
 }
 
 # ------------------------------------------------------------ path ---
@@ -202,6 +209,7 @@ kcc() {
 use_cc() {	# set bbr2_bpf's tunables for this label
 	case $1 in
 	bbr2_bpf-v2) "$BBR2_BPF" --pin "$PIN" set version=2 >/dev/null ;;
+	bbr2_bpf-lm) "$BBR2_BPF" --pin "$PIN" set version=3 loss_mode=1 >/dev/null ;;
 	bbr2_bpf) "$BBR2_BPF" --pin "$PIN" set version=3 >/dev/null ;;
 	*) return 0 ;;
 	esac
@@ -222,7 +230,12 @@ run() {
 	# one measurement at a time on a shared machine (HOSTBENCH_LOCK: a
 	# lock file others' heavy runs take too)
 	if [ -n "${HOSTBENCH_LOCK:-}" ]; then
-		exec {lockfd}>"$HOSTBENCH_LOCK" && flock "$lockfd"
+		# in the background, so that a signal ends the wait (the lock
+		# belongs to the open file, which this shell keeps)
+		exec {lockfd}>"$HOSTBENCH_LOCK" || return 1
+		flock "$lockfd" &
+		pids+=("$!")
+		wait $! || return 1
 	fi
 	run_locked "$@"
 	local rc=$?
@@ -237,6 +250,7 @@ run_locked() {
 	bytes=$(bdp_bytes "$rate" "$rtt" "$buf")
 	ppm=$(awk -v l="$loss" 'BEGIN { printf "%d", l * 10000 + 0.5 }')
 	tag=$sc-$cc-$it
+	[ "$sc" != capacity ] || tag=capacity-$rate-$rtt
 	d=$RESULTS/raw/$tag
 	mkdir -p "$d"
 	use_cc "$cc" || return 1
@@ -287,10 +301,8 @@ if [ ! -x "$BBR2_BPF" ]; then
 	make -s -C "$REPO" bpf >"$RESULTS/make-bpf.log" 2>&1 ||
 		{ fail "make bpf (log $RESULTS/make-bpf.log)"; finish; }
 fi
-if grep -qw bbr2_bpf /proc/sys/net/ipv4/tcp_available_congestion_control; then
-	skip_all "bbr2_bpf is already registered by someone else (bbr2-bpf unload, then rerun)"
-fi
-if ! "$BBR2_BPF" --pin "$PIN" load >"$RESULTS/load.log" 2>&1; then
+# shellcheck disable=SC2086 # NAME=VALUE words
+if ! "$BBR2_BPF" --pin "$PIN" load $HOSTBENCH_BPF_PARAMS >"$RESULTS/load.log" 2>&1; then
 	fail "bbr2-bpf load (log $RESULTS/load.log)"
 	finish
 fi
@@ -391,6 +403,7 @@ fi
 if [ -n "$OUT" ]; then
 	if mkdir -p "$OUT" &&
 		cp "$RESULTS/runs.jsonl" "$RESULTS/sim.jsonl" "$RESULTS/meta.json" "$OUT/" &&
+		tar -C "$RESULTS" -cJf "$OUT/raw.tar.xz" raw &&
 		python3 "$REPO/Documentation/results/gen-host-tier.py" "$OUT"; then
 		pass "raw data in $OUT, the results page ${OUT%/}.rst made from it"
 	else
