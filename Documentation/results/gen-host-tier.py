@@ -294,7 +294,19 @@ HEADER_CC = {"bbr2_bpf": "bbr2", "bbr2_bpf-v2": "bbr2v2", "bbr": "bbr", "cubic":
 # (and v2) beside the kernel's CCs; loss_mode=1 is on the results page
 # (model cc, metric index 0 goodput / 1 retransmits / 2 delay) -> reason,
 # for a gap the simulator does not close
-HEADER_GAPS = {}
+HEADER_GAPS = {
+    ("bbr2", 0): "open: at 1 % loss and 5 Gbit/s x 200 ms the host kernel carries 1.7-2.9 Gbit/s, the "
+                 "simulator 4.5; the path's jitter modelled does not close it (results page, "
+                 "'with jitter'); not yet measured why",
+    ("bbr", 1): "open: BBRv1 retransmits 0.8-3.2 % of segments on the host, 7.3 % in the "
+                "simulator (its queue drops on top of the 1 % random loss); not yet measured why",
+    ("cubic", 1): "counting noise: cubic sends ~1300 segments in the run, so 1 % loss gives "
+                  "13 +- 3.6 retransmits (+-0.3 points), wider than two host runs and the 0.1 "
+                  "point floor cover (pathemu's lost_segs: 8 and 11)",
+    ("cubic", 2): "open: cubic carries ~1 Mbit/s (a few segments per round); the host's RTT "
+                  "samples sit 3-4 ms above the path's RTT, the simulator's on it; not yet "
+                  "measured why",
+}
 
 
 def render_header():

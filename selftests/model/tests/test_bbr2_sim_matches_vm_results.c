@@ -29,7 +29,8 @@
  * Documentation/results/host-tier/): one flow, a buffer of one BDP, the
  * host's kernel without fq (BBR paces itself), 1448-byte segments with 66
  * bytes of headers counted by the bottleneck; goodput from the scenario's
- * window to its end, median smoothed RTT (1 s samples) minus the path's.
+ * window to its end, median smoothed RTT (1 s samples) minus the path's;
+ * the same floors, the goodput's at least 1 % of the bottleneck's rate.
  */
 #include "bbr2_util.h"
 
@@ -298,7 +299,11 @@ static void host_check(const struct host_point *p)
 {
 	static const char * const unit[] = { "Mbit/s goodput", "% retransmits",
 					     "ms median queueing delay" };
-	static const double rel[] = { 0.02, 0, 0 }, floor[] = { 0, 0.1, 2 };
+	/* goodput: 2 % of it, but at least 1 % of the bottleneck's payload
+	 * rate (a CC carrying next to nothing is measured no finer on a host)
+	 */
+	double floor[] = { p->rate_bps * 1448.0 / 1514 / 1e6 * 0.01, 0.1, 2 };
+	static const double rel[] = { 0.02, 0, 0 };
 	double v[3];
 	int m;
 
