@@ -137,6 +137,10 @@ def render():
                  ("iperf3", meta.get("iperf3", "-")), ("iterations", str(meta["iterations"]))):
         w(":%s: %s" % (k, v))
     w("")
+    done = {cc: len({r["iter"] for r in scen if r["cc"] == cc}) for cc in ccs}
+    w("Iterations completed, per CC: %s (a run stopped before its last iteration"
+      " ended keeps what it completed)." % ", ".join("%s %d" % kv for kv in done.items()))
+    w("")
     w("Every number below is the mean over the iterations, with the smallest and")
     w("largest in brackets; the simulator ran each scenario with random-loss seeds")
     w("1 to %d." % meta["iterations"])
