@@ -16,7 +16,10 @@
 #   make install/uninstall   install the module without DKMS
 #                            (INSTALL_MOD_PATH=DIR: under a staging root)
 #   make matrix              build against 5.10, 6.1, 6.12 and 7.x headers
-#   make deb                 tcp-bbr2-dkms_<version>_all.deb (DKMS package)
+#   make deb                 Debian packages (debian/, dh-dkms): tcp-bbr2-dkms,
+#                            bbr2-status, bbr2-bpf where it can be built
+#   make rpm                 RPM packages (rpm/): tcp_bbr2-dkms, bbr2-status,
+#                            bbr2-bpf; the akmod spec where kmodtool is
 #   make bpf                 bbr2 as a BPF struct_ops congestion control
 #                            (bpf/: bbr2_bpf.bpf.o and the bbr2-bpf loader)
 #   make host-bench          bbr2_bpf, bbr and cubic on this host's kernel
@@ -36,7 +39,7 @@ PWD  := $(shell pwd)
 SELFTEST_KVER := $(if $(filter command line environment,$(origin KVER)),KVER=$(KVER))
 
 .PHONY: all modules clean check test selftest vm-selftest demo deps \
-	install uninstall reproduce matrix deb bpf host-bench
+	install uninstall reproduce matrix deb rpm bpf host-bench
 
 all: modules
 
@@ -56,7 +59,8 @@ clean:
 			modules.order Module.symvers .tmp_versions; fi
 	if [ -d selftests/model ]; then $(MAKE) -C selftests/model clean; fi
 	if [ -d bpf ]; then $(MAKE) -C bpf clean; fi
-	rm -f tcp-bbr2-dkms_*.deb
+	rm -f tcp-bbr2*_* bbr2-bpf_*.deb bbr2-status_*.deb \
+		tcp_bbr2-*.rpm bbr2-bpf-*.rpm bbr2-status-*.rpm
 
 check:
 	$(MAKE) -C selftests/model check
@@ -98,8 +102,10 @@ uninstall:
 matrix:
 	selftests/build/build-matrix.sh
 
-# The DKMS Debian package tcp-bbr2-dkms_$(VERSION)_all.deb, here.
-VERSION := $(shell sed -n 's/^\#define BBR2_MODULE_VERSION[[:space:]]*"\(.*\)"/\1/p' src/tcp_bbr2_main.c)
-
+# The Debian packages (dpkg-buildpackage in a copy of the tree), here.
 deb:
-	tools/build-deb.sh $(VERSION) .
+	tools/build-deb.sh .
+
+# The RPM packages (rpmbuild), here.
+rpm:
+	tools/build-rpm.sh .

@@ -15,6 +15,12 @@ is preceded by a comment naming the test group that runs it::
 Tests do not copy the commands: they ask this script for them, so a command
 changed in the documentation is the command the test runs.
 
+A block no test can run here (a package manager of another distribution,
+a firmware prompt, a benchmark that boots kernels for an hour) is tagged
+``not-run`` with the reason, which the page shows nowhere else::
+
+    .. doc-test: not-run (dnf: this test bed is Debian)
+
   doc-commands.py list                 every tagged block: file, line, tag
   doc-commands.py commands TAG         the shell commands of TAG's console
                                        blocks, one per line (prompt removed,
@@ -23,8 +29,10 @@ changed in the documentation is the command the test runs.
                                        output lines (no prompt) are skipped
   doc-commands.py block TAG N          the text of TAG's N-th non-console
                                        block (0-based), e.g. a sysctl.d file
-  doc-commands.py check                fail if a block has no tag, or a tag
-                                       is not used by any test in selftests/
+  doc-commands.py check                fail if a block has no tag, a tag is
+                                       not used by any test in selftests/, or
+                                       a not-run tag gives no reason
+  doc-commands.py not-run              every not-run block and its reason
 """
 import pathlib
 import re
@@ -34,16 +42,17 @@ TOP = pathlib.Path(__file__).resolve().parent.parent
 DOCS = TOP / "Documentation"
 PROMPT = re.compile(r"^(?:[#$]) (.*)$")
 # The tag comment, then the block directive: blank lines only in between.
-TAG = re.compile(r"^\.\. doc-test: ([\w-]+)\s*$")
+TAG = re.compile(r"^\.\. doc-test: ([\w-]+)(?: \((.*)\))?\s*$")
+NOT_RUN = "not-run"
 DIRECTIVE = re.compile(r"^\.\. code-block:: (\w+)\s*$")
 # Shown output that means the command before it fails, as the page intends
 ERROR = re.compile(r"error|Invalid argument|in use|not permitted", re.I)
 
 
 class Block:
-    def __init__(self, path, line, lang, tag, text):
+    def __init__(self, path, line, lang, tag, text, reason=None):
         self.path, self.line, self.lang = path, line, lang
-        self.tag, self.text = tag, text
+        self.tag, self.text, self.reason = tag, text, reason
 
     def where(self):
         return f"{self.path.relative_to(TOP)}:{self.line}"
@@ -51,15 +60,15 @@ class Block:
 
 def blocks():
     found = []
-    for path in sorted(DOCS.glob("*.rst")):
+    for path in sorted(DOCS.rglob("*.rst")):
         lines = path.read_text().splitlines()
-        tag = None
+        tag = reason = None
         i = 0
         while i < len(lines):
             line = lines[i]
             m = TAG.match(line)
             if m:
-                tag = m.group(1)
+                tag, reason = m.group(1), m.group(2)
                 i += 1
                 continue
             m = DIRECTIVE.match(line)
@@ -79,12 +88,12 @@ def blocks():
                 while body and body[-1].strip() == "":
                     body.pop()
                 found.append(Block(path, start, m.group(1), tag,
-                                   "\n".join(body) + "\n"))
-                tag = None
+                                   "\n".join(body) + "\n", reason))
+                tag = reason = None
                 i = j
                 continue
             if line.strip():
-                tag = None	# a tag binds only to the next block
+                tag = reason = None	# a tag binds only to the next block
             i += 1
     return found
 
@@ -142,6 +151,10 @@ def main(argv):
     if cmd == "list":
         for b in every:
             print(f"{b.where()}\t{b.lang}\t{b.tag or '-'}")
+    elif cmd == "not-run":
+        for b in every:
+            if b.tag == NOT_RUN:
+                print(f"{b.where()}\t{b.reason}")
     elif cmd == "commands" and len(argv) == 3:
         chosen = [b for b in every if b.tag == argv[2] and b.lang == "console"]
         if not chosen:
@@ -162,13 +175,19 @@ def main(argv):
             if b.tag is None:
                 print(f"{b.where()}: {b.lang} block has no '.. doc-test:' tag")
                 bad += 1
+            elif b.tag == NOT_RUN:
+                if not (b.reason or "").strip():
+                    print(f"{b.where()}: not-run block gives no reason")
+                    bad += 1
             elif b.tag not in used:
                 print(f"{b.where()}: tag {b.tag} is run by no test in selftests/")
                 bad += 1
             elif b.lang == "console" and not commands(b):
                 print(f"{b.where()}: console block shows no command")
                 bad += 1
-        print(f"doc-commands: {len(every)} blocks, {bad} untested")
+        skipped = sum(1 for b in every if b.tag == NOT_RUN)
+        print(f"doc-commands: {len(every)} blocks, {skipped} not run "
+              f"(with the reason), {bad} untested")
         return 1 if bad else 0
     else:
         sys.exit(__doc__)

@@ -4,9 +4,11 @@
  * control.  src/bbr2_model.c is compiled here unchanged; bbr2_bpf_shim.h
  * maps the kernel API it uses onto what a BPF congestion control may use.
  *
- * The tunables are this object's global data (the .bss map): the loader
- * (bbr2-bpf) fills them with the defaults before the first socket can see
- * them and writes them later, validated by src/bbr2_params.c in userspace.
+ * The tunables are this object's initialised global data (the .data map),
+ * which starts as the module's defaults (bbr2_bpf_defaults.h, generated
+ * from src/bbr2_params.c), so that the object runs as the module does
+ * however it is registered; the loader (bbr2-bpf) writes them, validated
+ * by src/bbr2_params.c in userspace.
  *
  * get_info() is not available to a BPF congestion control, so ss -ti shows
  * no bbr fields; the "sockets" iterator below prints the model's state of
@@ -16,10 +18,26 @@
 #include "bbr2.h"
 #include <bpf/bpf_endian.h>
 
-/* The parameter storage that src/bbr2_params.c holds in the module. */
-struct bbr2_param bbr2_param_table[BBR2_NR_PARAMS];
-u32 bbr2_version;
-u32 bbr2_pacing_gain_cycle[BBR2_CYCLE_LEN];
+/*
+ * The tunables: two complete sets (struct bbr2_tunables, src/bbr2_params.h)
+ * in initialised data, both the module's boot set (bbr2_bpf_defaults.h,
+ * generated from bbr2_tunables_boot), and the index of the active one.
+ * Each hook reads the index once and uses that one set throughout.  The
+ * loader writes a new set into the inactive slot, then flips the index, and
+ * waits a grace period before it may write that slot again (bpf.rst).
+ */
+#include "bbr2_bpf_defaults.h"
+struct bbr2_tunables bbr2_tunables_set[2] = {
+	BBR2_BPF_TUNABLES_INIT, BBR2_BPF_TUNABLES_INIT
+};
+
+u64 bbr2_tunables_idx SEC(".data");
+
+/* The set this hook invocation uses, chosen once at its entry. */
+static __always_inline const struct bbr2_tunables *bbr2_bpf_tunables(void)
+{
+	return &bbr2_tunables_set[READ_ONCE(bbr2_tunables_idx) & 1];
+}
 
 /* The per-CPU working copies of the private area (bbr2_bpf_shim.h). */
 struct bbr2_bpf_cpu bbr2_bpf_cpus[BBR2_BPF_MAX_CPUS];
@@ -41,31 +59,20 @@ static __always_inline void bpf_preempt_enable(void) { }
 enum { BBR2_BPF_PRIV_FITS = 1 / (sizeof(struct bbr2) <= BBR2_BPF_PRIV_WORDS * 8) };
 
 /*
- * Take a slot and copy the socket's private area into it; false (and
- * nothing taken) if this CPU has no free slot, which strict nesting of
- * process and softirq context never comes near.
+ * Take this CPU's next slot for the socket (bbr2_bpf_cpu.h), with
+ * preemption off until bbr2_bpf_exit(); false, and preemption on again,
+ * if there is none.
  */
 static __always_inline bool bbr2_bpf_enter(struct sock *sk)
 {
 	u64 *priv = (u64 *)(inet_csk(sk)->icsk_ca_priv);
-	struct bbr2_bpf_cpu *c;
-	u32 cpu, d, i;
+	u32 cpu;
 
 	bpf_preempt_disable();
 	cpu = bpf_get_smp_processor_id();
-	if (cpu >= BBR2_BPF_MAX_CPUS)
-		goto busy;
-	c = &bbr2_bpf_cpus[cpu];
-	d = c->depth;
-	if (d >= BBR2_BPF_LEVELS)
-		goto busy;
-	for (i = 0; i < BBR2_BPF_PRIV_WORDS; i++)
-		c->slot[d][i] = priv[i];
-	c->depth = d + 1;
-	return true;
-busy:
-	if (cpu < BBR2_BPF_MAX_CPUS)
-		bbr2_bpf_cpus[cpu].overflows++;
+	if (cpu < BBR2_BPF_MAX_CPUS &&
+	    bbr2_bpf_slot_take(&bbr2_bpf_cpus[cpu], priv))
+		return true;
 	bpf_preempt_enable();
 	return false;
 }
@@ -74,15 +81,9 @@ busy:
 static __always_inline void bbr2_bpf_exit(struct sock *sk)
 {
 	u64 *priv = (u64 *)(inet_csk(sk)->icsk_ca_priv);
-	struct bbr2_bpf_cpu *c;
-	u32 d, i;
 
-	c = &bbr2_bpf_cpus[bpf_get_smp_processor_id() &
-			   (BBR2_BPF_MAX_CPUS - 1)];
-	d = (c->depth - 1) & (BBR2_BPF_LEVELS - 1);
-	for (i = 0; i < BBR2_BPF_PRIV_WORDS; i++)
-		priv[i] = c->slot[d][i];
-	c->depth = d;
+	bbr2_bpf_slot_put(&bbr2_bpf_cpus[bpf_get_smp_processor_id() &
+					 (BBR2_BPF_MAX_CPUS - 1)], priv);
 	bpf_preempt_enable();
 }
 
@@ -92,25 +93,39 @@ static __always_inline void bbr2_bpf_exit(struct sock *sk)
  * so each is inlined into the program that calls it instead.
  */
 #define BBR2_BPF_INLINE	__attribute__((always_inline))
-void bbr2_init(struct sock *sk) BBR2_BPF_INLINE;
-void bbr2_main(struct sock *sk, const struct rate_sample *rs) BBR2_BPF_INLINE;
+void bbr2_init(struct sock *sk, const struct bbr2_tunables *t) BBR2_BPF_INLINE;
+void bbr2_main(struct sock *sk, const struct rate_sample *rs,
+	       const struct bbr2_tunables *t) BBR2_BPF_INLINE;
 u32 bbr2_ssthresh(struct sock *sk) BBR2_BPF_INLINE;
-u32 bbr2_undo_cwnd(struct sock *sk) BBR2_BPF_INLINE;
-void bbr2_set_state(struct sock *sk, u8 new_state) BBR2_BPF_INLINE;
-void bbr2_cwnd_event(struct sock *sk, enum tcp_ca_event event) BBR2_BPF_INLINE;
-void bbr2_cwnd_event_tx_start(struct sock *sk) BBR2_BPF_INLINE;
+u32 bbr2_undo_cwnd(struct sock *sk, const struct bbr2_tunables *t) BBR2_BPF_INLINE;
+void bbr2_set_state(struct sock *sk, u8 new_state,
+		    const struct bbr2_tunables *t) BBR2_BPF_INLINE;
+void bbr2_cwnd_event(struct sock *sk, enum tcp_ca_event event,
+		     const struct bbr2_tunables *t) BBR2_BPF_INLINE;
+void bbr2_cwnd_event_tx_start(struct sock *sk,
+			      const struct bbr2_tunables *t) BBR2_BPF_INLINE;
 void bbr2_in_ack_event(struct sock *sk, u32 flags) BBR2_BPF_INLINE;
-u32 bbr2_min_tso_segs(struct sock *sk) BBR2_BPF_INLINE;
+u32 bbr2_min_tso_segs(struct sock *sk,
+		      const struct bbr2_tunables *t) BBR2_BPF_INLINE;
 u32 bbr2_sndbuf_expand(struct sock *sk) BBR2_BPF_INLINE;
 
 #include "../src/bbr2_model.c"
 
+static __always_inline struct bbr2_bpf_cpu *bbr2_bpf_this_cpu(void)
+{
+	return &bbr2_bpf_cpus[bpf_get_smp_processor_id() &
+			      (BBR2_BPF_MAX_CPUS - 1)];
+}
+
+/* An init() that finds no slot is counted; cong_control() recovers it. */
 SEC("struct_ops/bbr2_bpf_init")
 void BPF_PROG(bbr2_bpf_init, struct sock *sk)
 {
-	if (!bbr2_bpf_enter(sk))
+	if (!bbr2_bpf_enter(sk)) {
+		__sync_fetch_and_add(&bbr2_bpf_this_cpu()->init_failures, 1);
 		return;
-	bbr2_init(sk);
+	}
+	bbr2_init(sk, bbr2_bpf_tunables());
 	bbr2_bpf_exit(sk);
 }
 
@@ -119,9 +134,18 @@ SEC("struct_ops/bbr2_bpf_cong_control")
 void BPF_PROG(bbr2_bpf_cong_control, struct sock *sk, u32 ack, int flag,
 	      const struct rate_sample *rs)
 {
+	const struct bbr2_tunables *t;
+	const struct bbr2 *bbr;
+
 	if (!bbr2_bpf_enter(sk))
 		return;
-	bbr2_main(sk, rs);
+	t = bbr2_bpf_tunables();
+	bbr = inet_csk_ca(sk);
+	if (bbr2_bpf_late_init_due(bbr->initialized, sk->__sk_common.skc_state)) {
+		bbr2_init(sk, t);
+		__sync_fetch_and_add(&bbr2_bpf_this_cpu()->late_inits, 1);
+	}
+	bbr2_main(sk, rs, t);
 	bbr2_bpf_exit(sk);
 }
 
@@ -144,7 +168,7 @@ u32 BPF_PROG(bbr2_bpf_undo_cwnd, struct sock *sk)
 
 	if (!bbr2_bpf_enter(sk))
 		return tcp_snd_cwnd(tcp_sk(sk));
-	ret = bbr2_undo_cwnd(sk);
+	ret = bbr2_undo_cwnd(sk, bbr2_bpf_tunables());
 	bbr2_bpf_exit(sk);
 	return ret;
 }
@@ -154,7 +178,7 @@ void BPF_PROG(bbr2_bpf_set_state, struct sock *sk, u8 new_state)
 {
 	if (!bbr2_bpf_enter(sk))
 		return;
-	bbr2_set_state(sk, new_state);
+	bbr2_set_state(sk, new_state, bbr2_bpf_tunables());
 	bbr2_bpf_exit(sk);
 }
 
@@ -163,7 +187,7 @@ void BPF_PROG(bbr2_bpf_cwnd_event, struct sock *sk, enum tcp_ca_event event)
 {
 	if (!bbr2_bpf_enter(sk))
 		return;
-	bbr2_cwnd_event(sk, event);
+	bbr2_cwnd_event(sk, event, bbr2_bpf_tunables());
 	bbr2_bpf_exit(sk);
 }
 
@@ -183,7 +207,7 @@ u32 BPF_PROG(bbr2_bpf_min_tso_segs, struct sock *sk)
 
 	if (!bbr2_bpf_enter(sk))
 		return 2;
-	ret = bbr2_min_tso_segs(sk);
+	ret = bbr2_min_tso_segs(sk, bbr2_bpf_tunables());
 	bbr2_bpf_exit(sk);
 	return ret;
 }
@@ -243,6 +267,7 @@ int bbr2_bpf_sockets(struct bpf_iter__tcp *ctx)
 	struct sock_common *skc = ctx->sk_common;
 	struct tcp_sock *tp;
 	struct sock *sk;
+	const struct bbr2_tunables *t = bbr2_bpf_tunables();
 	const struct bbr2 *bbr;
 	u64 bw, max_bw;
 
@@ -253,8 +278,6 @@ int bbr2_bpf_sockets(struct bpf_iter__tcp *ctx)
 		return 0;
 	sk = (struct sock *)tp;
 	bbr = (const struct bbr2 *)tp->inet_conn.icsk_ca_priv;
-	if (!bbr->initialized)
-		return 0;
 
 	bw = bbr2_rate_bytes_per_sec(sk, bbr2_bw(bbr), BBR_UNIT, 0);
 	max_bw = bbr2_rate_bytes_per_sec(sk, bbr2_max_bw(bbr), BBR_UNIT, 0);
@@ -266,18 +289,22 @@ int bbr2_bpf_sockets(struct bpf_iter__tcp *ctx)
 		BPF_SEQ_PRINTF(seq, "[%pI6]:%u [%pI6]:%u ",
 			       &skc->skc_v6_rcv_saddr, skc->skc_num,
 			       &skc->skc_v6_daddr, bpf_ntohs(skc->skc_dport));
+	if (!bbr->initialized) {
+		BPF_SEQ_PRINTF(seq, "uninitialized cwnd:%u\n", tp->snd_cwnd);
+		return 0;
+	}
 	BPF_SEQ_PRINTF(seq, "mode:%s phase:%s bw:%llu max_bw:%llu ",
 		       bbr2_bpf_mode_names[bbr->mode & 3],
 		       bbr2_bpf_phase_names[bbr->cycle_idx & 3], bw * 8,
 		       max_bw * 8);
 	BPF_SEQ_PRINTF(seq, "min_rtt:%u pacing_gain:%u cwnd_gain:%u cwnd:%u ",
-		       bbr->min_rtt_us, bbr2_pacing_gain(bbr),
-		       bbr2_cwnd_gain(bbr), tp->snd_cwnd);
+		       bbr->min_rtt_us, bbr2_pacing_gain(bbr, t),
+		       bbr2_cwnd_gain(bbr, t), tp->snd_cwnd);
 	BPF_SEQ_PRINTF(seq, "inflight_hi:%u inflight_lo:%u bw_lo:%u ",
 		       bbr->inflight_hi, bbr->inflight_lo, bbr->bw_lo);
-	BPF_SEQ_PRINTF(seq, "ecn_alpha:%u pacing_rate:%lu full_bw_reached:%u\n",
-		       bbr->ecn_alpha, sk->sk_pacing_rate,
-		       bbr->full_bw_reached);
+	BPF_SEQ_PRINTF(seq, "ecn_alpha:%u ecn_eligible:%u pacing_rate:%lu ",
+		       bbr->ecn_alpha, bbr->ecn_eligible, sk->sk_pacing_rate);
+	BPF_SEQ_PRINTF(seq, "full_bw_reached:%u\n", bbr->full_bw_reached);
 	return 0;
 }
 

@@ -15,8 +15,16 @@
  *
  * The tunables are the module's: the same names, units and ranges, checked
  * by the same code (src/bbr2_params.c) before anything is written.  They
- * live in the program's global data, pinned as DIR/params and written in
- * place, one 32-bit word at a time, as the module's parameters are.
+ * live in the program's initialised global data (which starts as the
+ * module's boot set), pinned as DIR/params: two struct bbr2_tunables and
+ * the index of the active one.  set copies the active set, applies every
+ * NAME=VALUE to the copy with bbr2_tunables_write() (a value set
+ * explicitly survives a later version=N), writes the result whole into the
+ * inactive set, flips the index, and waits a grace period before another
+ * set may write that set again; each hook reads the index once, so it sees
+ * one whole set.  The per-CPU working area and its counters (hooks skipped
+ * for want of a slot, init() calls that found none, sockets initialised
+ * late) are pinned as DIR/state; show and status print the counters.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -24,8 +32,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -38,7 +48,14 @@
 #define STATS_LOG_SIZE		(64 * 1024)
 #define FULL_LOG_SIZE		(256U * 1024 * 1024)
 
-typedef struct bbr2_bpf_skel__bss bss_t;
+/*
+ * How long a set that was active stays untouched after the index moved
+ * away from it: far longer than a hook, which runs with preemption off.
+ */
+#define GRACE_NS		(20 * 1000 * 1000)
+
+typedef struct bbr2_bpf_skel__data params_t;
+typedef struct bbr2_bpf_skel__bss state_t;
 
 static const char *pin_dir = DEFAULT_PIN_DIR;
 static const char *verifier_log_path;
@@ -65,65 +82,42 @@ static char *pin_path(const char *name)
 }
 
 /* ---------------------------------------------------------------------- */
-/* Tunables: the userspace copy of the table, validated by bbr2_params.c.  */
+/* Tunables: a userspace copy of the set, written by bbr2_params.c.       */
 
-static struct bbr2_param *find_param(const char *name, size_t len)
+static struct bbr2_tunables tunables;
+
+static bool is_tunable(const char *name)
 {
-	unsigned int i;
+	char buf[128];
 
-	for (i = 0; i < BBR2_NR_PARAMS; i++)
-		if (strlen(bbr2_param_table[i].name) == len &&
-		    !strncmp(bbr2_param_table[i].name, name, len))
-			return &bbr2_param_table[i];
-	return NULL;
+	return bbr2_tunables_read(&tunables, name, buf, sizeof(buf)) > 0;
 }
 
 /*
- * Apply one NAME=VALUE to the local table, as a write to the module's
+ * Apply one NAME=VALUE to the local set, as a write to the module's
  * /sys/module/tcp_bbr2/parameters/NAME would; 0 or -1 with the reason.
  */
 static int apply_one(const char *arg)
 {
 	const char *eq = strchr(arg, '=');
-	struct bbr2_param *p;
-	const char *val;
+	char name[64], why[BBR2_WHY_LEN];
 	size_t len;
-	u32 v;
 
 	if (!eq || eq == arg) {
 		err("'%s': expected NAME=VALUE", arg);
 		return -1;
 	}
 	len = eq - arg;
-	val = eq + 1;
-	if (len == 7 && !strncmp(arg, "version", 7)) {
-		unsigned int ver;
-
-		if (kstrtouint(val, 0, &ver) || bbr2_param_set_version(ver)) {
-			err("version=%s: Invalid argument (2 or 3)", val);
-			return -1;
-		}
-		return 0;
-	}
-	if (len == 11 && !strncmp(arg, "pacing_gain", 11)) {
-		if (bbr2_param_parse_pacing_gain(val, bbr2_pacing_gain_cycle)) {
-			err("pacing_gain=%s: Invalid argument (4 or 8 gains in %u..%u, UP > 256, DOWN < 256)",
-			    val, BBR2_PACING_GAIN_MIN, BBR2_PACING_GAIN_MAX);
-			return -1;
-		}
-		return 0;
-	}
-	p = find_param(arg, len);
-	if (!p) {
+	if (len >= sizeof(name)) {
 		err("%.*s: no such parameter", (int)len, arg);
 		return -1;
 	}
-	if (bbr2_param_parse_u32(p, val, &v)) {
-		err("%s=%s: Invalid argument (range %u..%u)", p->name, val, p->min,
-		    p->max);
+	memcpy(name, arg, len);
+	name[len] = '\0';
+	if (bbr2_tunables_write(&tunables, name, eq + 1, why, sizeof(why))) {
+		err("%s: Invalid argument (%s)", arg, why);
 		return -1;
 	}
-	p->value = v;
 	return 0;
 }
 
@@ -139,93 +133,148 @@ static int apply_all(int argc, char **argv)
 	return 0;
 }
 
-/* Local table -> program data (one word at a time), and back. */
-static void table_to_bss(volatile bss_t *bss)
+/* The active set of the program data -> the local set. */
+static void params_to_table(const volatile params_t *pd)
 {
+	unsigned int idx = pd->bbr2_tunables_idx & 1;
+	const volatile u32 *src = (const volatile u32 *)&pd->bbr2_tunables_set[idx];
+	u32 *dst = (u32 *)&tunables;
 	unsigned int i;
 
-	for (i = 0; i < BBR2_NR_PARAMS; i++)
-		if (bss->bbr2_param_table[i].value != bbr2_param_table[i].value)
-			bss->bbr2_param_table[i].value = bbr2_param_table[i].value;
-	for (i = 0; i < BBR2_CYCLE_LEN; i++)
-		if (bss->bbr2_pacing_gain_cycle[i] != bbr2_pacing_gain_cycle[i])
-			bss->bbr2_pacing_gain_cycle[i] = bbr2_pacing_gain_cycle[i];
-	bss->bbr2_version = bbr2_version;
+	for (i = 0; i < sizeof(tunables) / sizeof(u32); i++)
+		dst[i] = src[i];
 }
 
-static void bss_to_table(const volatile bss_t *bss)
+static void sleep_ns(long ns)
 {
+	struct timespec ts = { .tv_sec = 0, .tv_nsec = ns };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/*
+ * Publish the local set: write it whole into the inactive set, then make
+ * that one active.  Hooks that read the index before the flip may still be
+ * using the old set; it is written again only by a later publish, which
+ * first waits out GRACE_NS (this one waits before returning, and publishes
+ * are serialised by a lock on the pin directory).
+ */
+static void table_to_params(volatile params_t *pd)
+{
+	unsigned int next = (pd->bbr2_tunables_idx & 1) ^ 1;
+	const u32 *src = (const u32 *)&tunables;
+	volatile u32 *dst = (volatile u32 *)&pd->bbr2_tunables_set[next];
 	unsigned int i;
 
-	for (i = 0; i < BBR2_NR_PARAMS; i++)
-		bbr2_param_table[i].value = bss->bbr2_param_table[i].value;
-	for (i = 0; i < BBR2_CYCLE_LEN; i++)
-		bbr2_pacing_gain_cycle[i] = bss->bbr2_pacing_gain_cycle[i];
-	bbr2_version = bss->bbr2_version;
+	for (i = 0; i < sizeof(tunables) / sizeof(u32); i++)
+		dst[i] = src[i];
+	__sync_synchronize();
+	pd->bbr2_tunables_idx = next;
+	__sync_synchronize();
+	sleep_ns(GRACE_NS);
 }
 
-/* Map the pinned program data; NULL (and a message) if not loaded. */
-static volatile bss_t *map_params(int writable)
+/*
+ * The value size of the embedded object's .data (params) or .bss (state)
+ * map: the section's size, which libbpf gives the map, and which can be
+ * smaller than the skeleton's padded struct.
+ */
+static __u32 object_value_size(bool bss)
+{
+	static __u32 size[2];
+	struct bbr2_bpf_skel *skel;
+
+	if (!size[0]) {
+		skel = bbr2_bpf_skel__open();
+		if (!skel)
+			return 0;
+		size[0] = bpf_map__value_size(skel->maps.data);
+		size[1] = bpf_map__value_size(skel->maps.bss);
+		bbr2_bpf_skel__destroy(skel);
+	}
+	return size[bss];
+}
+
+/*
+ * Map a pinned global data map (size bytes of it), after checking that it
+ * is this object's (its value size); NULL (and why) if not there.
+ */
+static volatile void *map_pinned(const char *name, size_t size, int writable)
 {
 	struct bpf_map_info info = {};
 	__u32 len = sizeof(info);
 	void *mem;
 	int fd;
 
-	fd = bpf_obj_get(pin_path("params"));
+	fd = bpf_obj_get(pin_path(name));
 	if (fd < 0) {
 		err("%s: %s (is bbr2_bpf loaded? bbr2-bpf load)",
-		    pin_path("params"), strerror(errno));
+		    pin_path(name), strerror(errno));
 		return NULL;
 	}
 	if (bpf_obj_get_info_by_fd(fd, &info, &len) ||
-	    info.value_size != sizeof(bss_t)) {
-		err("%s: not this version's parameter map", pin_path("params"));
+	    info.value_size != object_value_size(!strcmp(name, "state"))) {
+		err("%s: not this version's map", pin_path(name));
 		close(fd);
 		return NULL;
 	}
-	mem = mmap(NULL, sizeof(bss_t), PROT_READ | (writable ? PROT_WRITE : 0),
+	mem = mmap(NULL, size, PROT_READ | (writable ? PROT_WRITE : 0),
 		   MAP_SHARED, fd, 0);
 	close(fd);
 	if (mem == MAP_FAILED) {
-		err("mmap %s: %s", pin_path("params"), strerror(errno));
+		err("mmap %s: %s", pin_path(name), strerror(errno));
 		return NULL;
 	}
 	return mem;
 }
 
-static void print_param(const char *name)
+static volatile params_t *map_params(int writable)
 {
+	return map_pinned("params", sizeof(params_t), writable);
+}
+
+/*
+ * The counters of every CPU, summed: hooks skipped for want of a slot,
+ * init() calls among them, and sockets a later hook initialised.
+ */
+static int print_counters(const char *prefix)
+{
+	const volatile state_t *st = map_pinned("state", sizeof(state_t), 0);
+	unsigned long long overflows = 0, init_failures = 0, late_inits = 0;
 	unsigned int i;
 
-	if (!strcmp(name, "version")) {
-		printf("version=%u\n", bbr2_version);
-		return;
+	if (!st)
+		return -1;
+	for (i = 0; i < BBR2_BPF_MAX_CPUS; i++) {
+		overflows += st->bbr2_bpf_cpus[i].overflows;
+		init_failures += st->bbr2_bpf_cpus[i].init_failures;
+		late_inits += st->bbr2_bpf_cpus[i].late_inits;
 	}
-	if (!strcmp(name, "pacing_gain")) {
-		printf("pacing_gain=");
-		for (i = 0; i < BBR2_CYCLE_LEN; i++)
-			printf("%u%s", bbr2_pacing_gain_cycle[i],
-			       i + 1 < BBR2_CYCLE_LEN ? "," : "\n");
-		return;
-	}
-	for (i = 0; i < BBR2_NR_PARAMS; i++)
-		if (!strcmp(bbr2_param_table[i].name, name)) {
-			printf("%s=%u\n", name, bbr2_param_table[i].value);
-			return;
-		}
+	munmap((void *)st, sizeof(state_t));
+	printf("%sslot_overflows:%llu init_failures:%llu late_inits:%llu\n",
+	       prefix, overflows, init_failures, late_inits);
+	return 0;
+}
+
+static void print_param(const char *name)
+{
+	char buf[256];
+
+	if (bbr2_tunables_read(&tunables, name, buf, sizeof(buf)) > 0)
+		printf("%s=%s", name, buf);
 }
 
 static int cmd_get(int argc, char **argv)
 {
-	volatile bss_t *bss = map_params(0);
+	volatile params_t *pd = map_params(0);
 	unsigned int i;
 	int ret = 0;
 
-	if (!bss)
+	if (!pd)
 		return 1;
-	bss_to_table(bss);
-	munmap((void *)bss, sizeof(bss_t));
+	params_to_table(pd);
+	munmap((void *)pd, sizeof(params_t));
 	if (!argc) {
 		print_param("version");
 		for (i = 0; i < BBR2_NR_PARAMS; i++)
@@ -234,8 +283,7 @@ static int cmd_get(int argc, char **argv)
 		return 0;
 	}
 	for (i = 0; i < (unsigned int)argc; i++) {
-		if (strcmp(argv[i], "version") && strcmp(argv[i], "pacing_gain") &&
-		    !find_param(argv[i], strlen(argv[i]))) {
+		if (!is_tunable(argv[i])) {
 			err("%s: no such parameter", argv[i]);
 			ret = 1;
 			continue;
@@ -247,23 +295,34 @@ static int cmd_get(int argc, char **argv)
 
 static int cmd_set(int argc, char **argv)
 {
-	volatile bss_t *bss;
+	volatile params_t *pd;
+	int lock, ret = 1;
 
 	if (!argc) {
 		err("set: NAME=VALUE expected");
 		return 2;
 	}
-	bss = map_params(1);
-	if (!bss)
-		return 1;
-	bss_to_table(bss);
-	if (apply_all(argc, argv)) {
-		munmap((void *)bss, sizeof(bss_t));
+	/* One publisher at a time: the grace period is per publish. */
+	lock = open(pin_dir, O_RDONLY | O_DIRECTORY);
+	if (lock < 0 || flock(lock, LOCK_EX)) {
+		err("%s: %s (is bbr2_bpf loaded? bbr2-bpf load)", pin_dir,
+		    strerror(errno));
+		if (lock >= 0)
+			close(lock);
 		return 1;
 	}
-	table_to_bss(bss);
-	munmap((void *)bss, sizeof(bss_t));
-	return 0;
+	pd = map_params(1);
+	if (!pd)
+		goto out;
+	params_to_table(pd);
+	if (!apply_all(argc, argv)) {
+		table_to_params(pd);
+		ret = 0;
+	}
+	munmap((void *)pd, sizeof(params_t));
+out:
+	close(lock);
+	return ret;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -320,11 +379,9 @@ static int cmd_load(int argc, char **argv)
 		err("opening the BPF object failed: %s", strerror(errno));
 		return 1;
 	}
-	for (i = 0; i < BBR2_NR_PARAMS; i++)
-		skel->bss->bbr2_param_table[i].value = bbr2_param_table[i].value;
-	memcpy(skel->bss->bbr2_pacing_gain_cycle, bbr2_pacing_gain_cycle,
-	       sizeof(bbr2_pacing_gain_cycle));
-	skel->bss->bbr2_version = bbr2_version;
+	memcpy(&skel->data->bbr2_tunables_set[0], &tunables, sizeof(tunables));
+	memcpy(&skel->data->bbr2_tunables_set[1], &tunables, sizeof(tunables));
+	skel->data->bbr2_tunables_idx = 0;
 
 	bpf_object__for_each_program(prog, skel->obj) {
 		if (n == sizeof(logs) / sizeof(logs[0]))
@@ -376,7 +433,8 @@ static int cmd_load(int argc, char **argv)
 		    strerror(errno));
 		goto out;
 	}
-	if (bpf_map__pin(skel->maps.bss, pin_path("params")))
+	if (bpf_map__pin(skel->maps.data, pin_path("params")) ||
+	    bpf_map__pin(skel->maps.bss, pin_path("state")))
 		goto out_unpin;
 	link = bpf_program__attach_iter(skel->progs.bbr2_bpf_sockets, NULL);
 	if (!link || bpf_link__pin(link, pin_path("sockets"))) {
@@ -409,6 +467,7 @@ static int cmd_load(int argc, char **argv)
 out_unpin:
 	unlink(pin_path("sockets"));
 	unlink(pin_path("params"));
+	unlink(pin_path("state"));
 	rmdir(pin_dir);
 out:
 	bbr2_bpf_skel__destroy(skel);
@@ -438,6 +497,7 @@ static int cmd_unload(void)
 	unlink(pin_path("ops"));
 	unlink(pin_path("sockets"));
 	unlink(pin_path("params"));
+	unlink(pin_path("state"));
 	rmdir(pin_dir);
 	return ret;
 }
@@ -457,6 +517,8 @@ static int cmd_show(void)
 	while ((n = read(fd, buf, sizeof(buf))) > 0)
 		fwrite(buf, 1, n, stdout);
 	close(fd);
+	if (print_counters("# "))
+		return 1;
 	return n < 0;
 }
 
@@ -476,6 +538,8 @@ static int cmd_status(void)
 	printf("bbr2_bpf: %s; pinned under %s: %s\n",
 	       registered ? "registered" : "not registered", pin_dir,
 	       access(pin_path("ops"), F_OK) ? "no" : "yes");
+	if (!access(pin_path("state"), F_OK))
+		print_counters("bbr2_bpf: ");
 	return !registered;
 }
 
@@ -494,6 +558,7 @@ int main(int argc, char **argv)
 {
 	const char *cmd;
 
+	tunables = bbr2_tunables_boot;
 	argv++, argc--;
 	while (argc >= 2 && argv[0][0] == '-') {
 		if (!strcmp(argv[0], "--pin"))

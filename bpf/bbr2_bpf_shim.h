@@ -30,6 +30,7 @@
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
 
 extern unsigned long CONFIG_HZ __kconfig;
 
@@ -89,9 +90,6 @@ enum { BBR2_BPF_HOST_HZ = HZ };
 #endif
 #ifndef MAX_TCP_HEADER
 #define MAX_TCP_HEADER		320	/* L1_CACHE_ALIGN(128 + MAX_HEADER) */
-#endif
-#ifndef TCP_ECN_OK
-#define TCP_ECN_OK		1
 #endif
 #ifndef GSO_LEGACY_MAX_SIZE
 #define GSO_LEGACY_MAX_SIZE	65536u
@@ -304,10 +302,8 @@ extern struct bbr2_bpf_cpu bbr2_bpf_cpus[BBR2_BPF_MAX_CPUS];
 
 static __always_inline void *bbr2_bpf_inet_csk_ca(const struct sock *sk)
 {
-	struct bbr2_bpf_cpu *c;
-
-	c = &bbr2_bpf_cpus[bpf_get_smp_processor_id() & (BBR2_BPF_MAX_CPUS - 1)];
-	return c->slot[(c->depth - 1) & (BBR2_BPF_LEVELS - 1)];
+	return bbr2_bpf_slot_cur(&bbr2_bpf_cpus[bpf_get_smp_processor_id() &
+						(BBR2_BPF_MAX_CPUS - 1)]);
 }
 #else
 /* Userspace: the socket's own area, as the kernel's inet_csk_ca(). */
@@ -321,6 +317,25 @@ static inline void *bbr2_bpf_inet_csk_ca(const struct sock *sk)
 #define tcp_snd_cwnd_set	bbr2_bpf_tcp_snd_cwnd_set
 #define tcp_min_rtt		bbr2_bpf_tcp_min_rtt
 #define tcp_packets_in_flight	bbr2_bpf_tcp_packets_in_flight
+
+#include "bbr2_bpf_ecn.h"
+
+#ifdef __bpf__
+struct tcp_sock___accecn {
+	u32	received_ce;
+} __attribute__((preserve_access_index));
+
+static inline bool bbr2_bpf_tcp_ecn_mode_any(const struct tcp_sock *tp)
+{
+	const struct tcp_sock___accecn *atp = (const void *)tp;
+
+	return bbr2_bpf_ecn_mode_any(tp->ecn_flags,
+				     bpf_core_field_exists(atp->received_ce));
+}
+
+#define tcp_ecn_mode_any		bbr2_bpf_tcp_ecn_mode_any
+#define BBR2_HAVE_TCP_ECN_MODE_ANY	1
+#endif
 
 /* The algorithm's kernel API probes, answered for the kernels BPF needs. */
 #define BBR2_HAVE_TCP_SND_CWND		1

@@ -18,6 +18,14 @@
 # bbr2_compat.h turns the flags into shims so that src/ never tests a kernel
 # version.  probes/baseline.c is not a probe but a check of the toolchain:
 # when it fails, nothing else can be judged and the script fails.
+#
+# Each probe names the API it looks for on an "API:" line (the words its
+# compiler errors mention when the API is absent).  A probe that fails only
+# with errors that mention none of them (a -Werror of a newer kernel tree,
+# a broken header) says nothing about the API, and the script fails rather
+# than build without a feature the kernel has; a probe that fails for the
+# API's absence is reported on stderr, so the build log says what the
+# module does without.
 set -eu
 
 probes=$(cd "$(dirname "$0")/probes" && pwd)
@@ -34,7 +42,8 @@ if [ "${1:-}" = --cc ]; then
 	shift
 	[ $# -ge 1 ] || { echo "usage: compat-probe.sh --cc CC [CFLAGS...]" >&2; exit 2; }
 	for n in $names; do
-		"$@" -Werror -c "$probes/$n.c" -o "$tmp/$n.o" >/dev/null 2>&1 || :
+		"$@" -Werror -c "$probes/$n.c" -o "$tmp/$n.o" \
+			>>"$tmp/probe.log" 2>&1 || :
 	done
 else
 	kdir=${1:?usage: compat-probe.sh KDIR [MAKE-VARIABLE=VALUE...]}
@@ -70,10 +79,29 @@ if [ ! -s "$tmp/baseline.o" ]; then
 	fi
 	exit 1
 fi
+# -DBBR2_COMPAT_PROBED: callers that cannot see the exit status ($(shell))
+# check that the probe ran to the end.
+flags=" -DBBR2_COMPAT_PROBED"
 for n in $names; do
 	[ "$n" = baseline ] && continue
 	if [ -s "$tmp/$n.o" ]; then
-		printf ' -DBBR2_HAVE_%s' "$(echo "$n" | tr '[:lower:]' '[:upper:]')"
+		flags="$flags -DBBR2_HAVE_$(echo "$n" | tr '[:lower:]' '[:upper:]')"
+		continue
 	fi
+	api=$(sed -n 's|^/\* API: \(.*\) \*/$|\1|p' "$probes/$n.c")
+	errs=$(grep "$n\.c:[0-9]*:[0-9]*: error: " "$tmp/probe.log" |
+		sed 's/^.*: error: //' || :)
+	absent=
+	for w in $api; do
+		if printf '%s\n' "$errs" | grep -q "$w"; then
+			absent=1
+		fi
+	done
+	if [ -z "$absent" ]; then
+		echo "compat-probe.sh: probes/$n.c (API: ${api:-?}) failed for another reason than that API's absence; not building without it:" >&2
+		printf '%s\n' "${errs:-(no compiler error: see the probe log, BBR2_PROBE_LOG=FILE)}" | head -n 10 >&2
+		exit 1
+	fi
+	echo "compat-probe.sh: probes/$n.c: this kernel lacks the API it looks for ($api): building without it" >&2
 done
-echo
+echo "$flags"

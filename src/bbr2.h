@@ -45,9 +45,11 @@ enum bbr2_ack_phase {
 };
 
 /*
- * Per-socket state.  It lives in the stock icsk_ca_priv area (104 bytes on
- * every kernel since 4.x), so nothing is allocated per socket and nothing
- * can leak; the BUILD_BUG_ON in tcp_bbr2_main.c keeps it that way.
+ * Per-socket state.  It lives in the stock icsk_ca_priv area, so nothing is
+ * allocated per socket and nothing can leak; the BUILD_BUG_ON in
+ * tcp_bbr2_main.c keeps it that way.  The area is 104 bytes on every kernel
+ * this module builds for (5.10 and later): Linux 5.1 grew it from 88 for
+ * BBRv1's ACK-aggregation state.
  * Timestamps marked "jiffies" are tcp_jiffies32, "us" are the low 32 bits of
  * tcp_mstamp (they only ever measure intervals far below the 71 min wrap).
  */
@@ -59,7 +61,9 @@ struct bbr2 {
 	u32	probe_rtt_done_stamp;	/* jiffies to end PROBE_RTT; 0: unset */
 	u32	next_rtt_delivered;	/* tp->delivered that ends this round */
 	u32	cycle_stamp_us;		/* us when this PROBE_BW phase began */
-	u32	probe_wait_us;		/* wall-clock wait before next probe */
+	u32	probe_wait_us:27,	/* wall-clock wait before next probe */
+		loss_mode:1,		/* latched, bbr2_latch_loss_mode() */
+		unused:4;
 	u32	prior_cwnd;		/* cwnd before recovery or PROBE_RTT */
 	u32	full_bw;		/* bw when it last grew by full_bw_thresh */
 	u32	bw_hi[2];		/* max bw of previous and current cycle */
@@ -74,7 +78,7 @@ struct bbr2 {
 	union {
 		/* REFILL and UP: packets ACKed since inflight_hi grew */
 		u32	bw_probe_up_acks;
-		/* DOWN and CRUISE, loss_mode 1 */
+		/* DOWN and CRUISE in loss_mode 1 (bbr2_update_bg_loss()) */
 		struct {
 			/* rounds too small to judge their loss alone (the
 			 * pool is judged at 512 / loss_thresh packets, so it
@@ -135,20 +139,28 @@ static inline u32 bbr2_bw(const struct bbr2 *bbr)
 	return min(bbr2_max_bw(bbr), bbr->bw_lo);
 }
 
-/* Entry points registered in struct tcp_congestion_ops. */
-void bbr2_init(struct sock *sk);
-void bbr2_main(struct sock *sk, const struct rate_sample *rs);
+/*
+ * Entry points registered in struct tcp_congestion_ops.  The glue passes
+ * each the tunables set it loaded at the hook's entry (@t), so that one
+ * invocation reads one set throughout.
+ */
+void bbr2_init(struct sock *sk, const struct bbr2_tunables *t);
+void bbr2_main(struct sock *sk, const struct rate_sample *rs,
+	       const struct bbr2_tunables *t);
 u32 bbr2_ssthresh(struct sock *sk);
-u32 bbr2_undo_cwnd(struct sock *sk);
-void bbr2_set_state(struct sock *sk, u8 new_state);
-void bbr2_cwnd_event(struct sock *sk, enum tcp_ca_event event);
-void bbr2_cwnd_event_tx_start(struct sock *sk);
+u32 bbr2_undo_cwnd(struct sock *sk, const struct bbr2_tunables *t);
+void bbr2_set_state(struct sock *sk, u8 new_state,
+		    const struct bbr2_tunables *t);
+void bbr2_cwnd_event(struct sock *sk, enum tcp_ca_event event,
+		     const struct bbr2_tunables *t);
+void bbr2_cwnd_event_tx_start(struct sock *sk, const struct bbr2_tunables *t);
 void bbr2_in_ack_event(struct sock *sk, u32 flags);
-u32 bbr2_min_tso_segs(struct sock *sk);
-u32 bbr2_tso_segs(struct sock *sk, unsigned int mss_now);
+u32 bbr2_min_tso_segs(struct sock *sk, const struct bbr2_tunables *t);
+u32 bbr2_tso_segs(struct sock *sk, unsigned int mss_now,
+		  const struct bbr2_tunables *t);
 u32 bbr2_sndbuf_expand(struct sock *sk);
 size_t bbr2_get_info(struct sock *sk, u32 ext, int *attr,
-		     union tcp_cc_info *info);
+		     union tcp_cc_info *info, const struct bbr2_tunables *t);
 
 /*
  * Tracing (bbr2_trace.c, kernel only): the state a tracepoint reports on

@@ -53,16 +53,9 @@
  * hold cwnd at half the BDP for probe_rtt_mode_ms (200 ms) and a round, so
  * that competing flows drain the queue together and see the real min_rtt.
  *
- * loss_mode=1 (not v3; default 0) takes loss for congestion only with a
- * queue signal or above a background loss rate measured while cruising,
- * so that random loss does not cut the bounds (see bbr2_note_low_rtt()),
- * leaves STARTUP on a lossy round with a queue, however few ACKs reported
- * the loss (bbr2_check_queue_loss_in_startup()), and probes on the
- * Reno-coexistence timer only where a queue is (bbr2_queue_lets_reno_in());
- * elsewhere that timer undoes the loss cuts.  It cruises a few packets
- * further below inflight_hi than v3 (bbr2_inflight_with_headroom()), and
- * a cruising round that lost three or more packets as congestion lowers
- * inflight_hi a packet (bbr2_trim_cruising_cap()).
+ * loss_mode=1 (default 0, v3) is another response to loss, kept in
+ * bbr2_loss_mode.h: this file asks it at each decision point, and in
+ * loss_mode 0 every answer is v3's.
  *
  * What a stock kernel does not give us, and what we do instead
  * (Documentation/design.rst has the full account and the costs):
@@ -84,6 +77,7 @@
  * published BBRv2/v3 descriptions and sources.
  */
 #include "bbr2.h"
+#include "bbr2_loss_mode.h"
 
 /* Per-ACK values that several steps of the model need. */
 struct bbr2_ack {
@@ -101,7 +95,7 @@ struct bbr2_ack {
  * with its departure time and moves the socket's send clock on by
  * len / pacing_rate; nothing moves it back when the rate recovers.  A
  * rate of a few bytes per second (bw_lo cut to a stalled round's delivery
- * rate, times a low gain) pushed that clock minutes ahead: sch_fq drops
+ * rate, times a low gain) would push that clock minutes ahead: sch_fq drops
  * whatever is stamped beyond its 10 s horizon, retransmissions included,
  * no ACK comes back to raise the rate, and the connection hangs.  100 ms,
  * half of TCP_RTO_MIN, keeps even the two segments TSQ lets into the qdisc
@@ -133,41 +127,43 @@ static u16 bbr2_extra_acked(const struct bbr2 *bbr)
 	return max(bbr->extra_acked[0], bbr->extra_acked[1]);
 }
 
-static bool bbr2_is_v2(void)
+static bool bbr2_is_v2(const struct bbr2_tunables *t)
 {
-	return READ_ONCE(bbr2_version) == 2;
+	return t->version == 2;
 }
 
-static u32 bbr2_pacing_gain(const struct bbr2 *bbr)
+static u32 bbr2_pacing_gain(const struct bbr2 *bbr,
+			    const struct bbr2_tunables *t)
 {
 	switch (bbr->mode) {
 	case BBR2_STARTUP:
-		return bbr2_param(HIGH_GAIN);
+		return bbr2_param(t, HIGH_GAIN);
 	case BBR2_DRAIN:
-		return bbr2_param(DRAIN_GAIN);
+		return bbr2_param(t, DRAIN_GAIN);
 	case BBR2_PROBE_BW:
-		return READ_ONCE(bbr2_pacing_gain_cycle[bbr->cycle_idx]);
+		return t->pacing_gain[bbr->cycle_idx];
 	default:			/* PROBE_RTT */
 		return BBR_UNIT;
 	}
 }
 
-static u32 bbr2_cwnd_gain(const struct bbr2 *bbr)
+static u32 bbr2_cwnd_gain(const struct bbr2 *bbr, const struct bbr2_tunables *t)
 {
 	u32 gain;
 
 	switch (bbr->mode) {
 	case BBR2_STARTUP:
 	case BBR2_DRAIN:		/* keep STARTUP's cwnd while draining */
-		return bbr2_param(STARTUP_CWND_GAIN);
+		return bbr2_param(t, STARTUP_CWND_GAIN);
 	case BBR2_PROBE_BW:
-		gain = bbr2_param(CWND_GAIN);
+		gain = bbr2_param(t, CWND_GAIN);
 		/* Room for the extra inflight a probe needs. */
 		if (bbr->cycle_idx == BBR2_BW_PROBE_UP)
-			gain += bbr2_param(BW_PROBE_CWND_GAIN) * BBR_UNIT / 4;
+			gain += bbr2_param(t, BW_PROBE_CWND_GAIN) *
+				BBR_UNIT / 4;
 		return gain;
 	default:			/* PROBE_RTT */
-		return bbr2_param(PROBE_RTT_CWND_GAIN);
+		return bbr2_param(t, PROBE_RTT_CWND_GAIN);
 	}
 }
 
@@ -200,11 +196,13 @@ static unsigned long bbr2_bw_to_pacing_rate(const struct sock *sk, u32 bw,
 }
 
 /* Before the first bw sample, pace at high_gain * cwnd / RTT. */
-static void bbr2_init_pacing_rate_from_rtt(struct sock *sk)
+static void bbr2_init_pacing_rate_from_rtt(struct sock *sk,
+					   const struct bbr2_tunables *t)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct bbr2 *bbr = inet_csk_ca(sk);
 	u32 rtt_us = USEC_PER_MSEC;	/* nominal RTT until we measure one */
+	u32 gain;
 	u64 bw;
 
 	if (tp->srtt_us) {
@@ -213,32 +211,35 @@ static void bbr2_init_pacing_rate_from_rtt(struct sock *sk)
 	}
 	bw = div_u64((u64)tcp_snd_cwnd(tp) * BW_UNIT, rtt_us);
 	bw = min_t(u64, bw, U32_MAX);
-	bbr2_set_sk_pacing_rate(sk, bbr2_bw_to_pacing_rate(sk, bw,
-							   bbr2_param(HIGH_GAIN)));
+	gain = bbr2_param(t, HIGH_GAIN);
+	bbr2_set_sk_pacing_rate(sk, bbr2_bw_to_pacing_rate(sk, bw, gain));
 }
 
-static void bbr2_set_pacing_rate(struct sock *sk, u32 bw, u32 gain)
+static void bbr2_set_pacing_rate(struct sock *sk, u32 bw, u32 gain,
+				 const struct bbr2_tunables *t)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct bbr2 *bbr = inet_csk_ca(sk);
 	unsigned long rate = bbr2_bw_to_pacing_rate(sk, bw, gain);
 
 	if (unlikely(!bbr->has_seen_rtt && tp->srtt_us))
-		bbr2_init_pacing_rate_from_rtt(sk);
+		bbr2_init_pacing_rate_from_rtt(sk, t);
 	/* Until the pipe is full, never slow down on a low sample. */
 	if (bbr2_full_bw_reached(bbr) || rate > bbr2_pacing_rate(sk))
 		bbr2_set_sk_pacing_rate(sk, rate);
 }
 
 /* Below min_tso_rate, send one segment at a time to keep bursts small. */
-static u32 bbr2_tso_segs_floor(const struct sock *sk)
+static u32 bbr2_tso_segs_floor(const struct sock *sk,
+			       const struct bbr2_tunables *t)
 {
-	return bbr2_pacing_rate(sk) < (bbr2_param(MIN_TSO_RATE) >> 3) ? 1 : 2;
+	return bbr2_pacing_rate(sk) < (bbr2_param(t, MIN_TSO_RATE) >> 3) ?
+	       1 : 2;
 }
 
-u32 bbr2_min_tso_segs(struct sock *sk)
+u32 bbr2_min_tso_segs(struct sock *sk, const struct bbr2_tunables *t)
 {
-	return bbr2_tso_segs_floor(sk);
+	return bbr2_tso_segs_floor(sk, t);
 }
 
 /*
@@ -246,10 +247,11 @@ u32 bbr2_min_tso_segs(struct sock *sk)
  * the default pacing shift) plus 64 KB halved for every 2^tso_rtt_shift us
  * of min_rtt, since short paths need bigger bursts to reach line rate.
  */
-static u32 bbr2_tso_bytes_goal(const struct sock *sk)
+static u32 bbr2_tso_bytes_goal(const struct sock *sk,
+			       const struct bbr2_tunables *t)
 {
 	const struct bbr2 *bbr = inet_csk_ca(sk);
-	u32 shift = bbr2_param(TSO_RTT_SHIFT);
+	u32 shift = bbr2_param(t, TSO_RTT_SHIFT);
 	u64 bytes;
 	u32 r;
 
@@ -263,17 +265,20 @@ static u32 bbr2_tso_bytes_goal(const struct sock *sk)
 }
 
 /* The same goal in segments: whole ones, and at least the floor. */
-static u32 bbr2_tso_segs_goal(const struct sock *sk)
+static u32 bbr2_tso_segs_goal(const struct sock *sk,
+			      const struct bbr2_tunables *t)
 {
 	u32 mss = max_t(u32, tcp_sk(sk)->mss_cache, 1);
 
-	return max(bbr2_tso_bytes_goal(sk) / mss, bbr2_tso_segs_floor(sk));
+	return max(bbr2_tso_bytes_goal(sk, t) / mss,
+		   bbr2_tso_segs_floor(sk, t));
 }
 
 /* Kernels with Google's BBRv3 patch ask the CC for the whole TSO burst. */
-u32 bbr2_tso_segs(struct sock *sk, unsigned int mss_now)
+u32 bbr2_tso_segs(struct sock *sk, unsigned int mss_now,
+		  const struct bbr2_tunables *t)
 {
-	return bbr2_tso_segs_goal(sk);
+	return bbr2_tso_segs_goal(sk, t);
 }
 
 /*
@@ -298,7 +303,8 @@ static u32 bbr2_bdp(const struct sock *sk, u32 bw, u32 gain)
  * the qdisc, one in the NIC, one in the receiver's GRO/delayed ACK), and
  * nudge a PROBE_UP over the BDP even when the BDP is a few packets.
  */
-static u32 bbr2_quantization_budget(const struct sock *sk, u32 cwnd)
+static u32 bbr2_quantization_budget(const struct sock *sk, u32 cwnd,
+				    const struct bbr2_tunables *t)
 {
 	const struct bbr2 *bbr = inet_csk_ca(sk);
 	u32 mss = max_t(u32, tcp_sk(sk)->mss_cache, 1);
@@ -309,26 +315,28 @@ static u32 bbr2_quantization_budget(const struct sock *sk, u32 cwnd)
 	 * minimal bursts, has it already; proving that with a multiply
 	 * spares the division by mss on the ACKs of all but tiny windows.
 	 */
-	if ((u64)cwnd * mss < 3ULL * bbr2_tso_bytes_goal(sk) ||
-	    cwnd < 3 * bbr2_tso_segs_floor(sk))
-		cwnd = max(cwnd, 3 * bbr2_tso_segs_goal(sk));
-	cwnd = max(cwnd, bbr2_param(CWND_MIN_TARGET));
+	if ((u64)cwnd * mss < 3ULL * bbr2_tso_bytes_goal(sk, t) ||
+	    cwnd < 3 * bbr2_tso_segs_floor(sk, t))
+		cwnd = max(cwnd, 3 * bbr2_tso_segs_goal(sk, t));
+	cwnd = max(cwnd, bbr2_param(t, CWND_MIN_TARGET));
 	if (bbr->mode == BBR2_PROBE_BW && bbr->cycle_idx == BBR2_BW_PROBE_UP)
 		cwnd = cwnd < U32_MAX - 2 ? cwnd + 2 : U32_MAX;
 	return cwnd;
 }
 
 /* The inflight that a gain times the BDP calls for, with TSO budget. */
-static u32 bbr2_inflight(const struct sock *sk, u32 bw, u32 gain)
+static u32 bbr2_inflight(const struct sock *sk, u32 bw, u32 gain,
+			 const struct bbr2_tunables *t)
 {
-	return bbr2_quantization_budget(sk, bbr2_bdp(sk, bw, gain));
+	return bbr2_quantization_budget(sk, bbr2_bdp(sk, bw, gain), t);
 }
 
 /* What we want in flight: the BDP, unless congestion has cut cwnd. */
-static u32 bbr2_target_inflight(const struct sock *sk)
+static u32 bbr2_target_inflight(const struct sock *sk,
+				const struct bbr2_tunables *t)
 {
 	const struct bbr2 *bbr = inet_csk_ca(sk);
-	u32 bdp = bbr2_inflight(sk, bbr2_bw(bbr), BBR_UNIT);
+	u32 bdp = bbr2_inflight(sk, bbr2_bw(bbr), BBR_UNIT, t);
 
 	return min(bdp, tcp_snd_cwnd(tcp_sk(sk)));
 }
@@ -339,7 +347,8 @@ static u32 bbr2_target_inflight(const struct sock *sk)
  * network when the next skb departs: inflight now, plus that skb if we are
  * growing inflight, minus what bw delivers until then.
  */
-static u32 bbr2_packets_in_net_at_edt(const struct sock *sk, u32 inflight_now)
+static u32 bbr2_packets_in_net_at_edt(const struct sock *sk, u32 inflight_now,
+				      const struct bbr2_tunables *t)
 {
 	const struct tcp_sock *tp = tcp_sk(sk);
 	const struct bbr2 *bbr = inet_csk_ca(sk);
@@ -350,34 +359,36 @@ static u32 bbr2_packets_in_net_at_edt(const struct sock *sk, u32 inflight_now)
 					       BW_SCALE);
 	u64 inflight_at_edt = inflight_now;
 
-	if (bbr2_pacing_gain(bbr) > BBR_UNIT)
-		inflight_at_edt += bbr2_tso_segs_goal(sk);
+	if (bbr2_pacing_gain(bbr, t) > BBR_UNIT)
+		inflight_at_edt += bbr2_tso_segs_goal(sk, t);
 	if (delivered_by_edt >= inflight_at_edt)
 		return 0;
 	return inflight_at_edt - delivered_by_edt;
 }
 
 /* cwnd allowance for data ACKed faster than bw (ACK aggregation). */
-static u32 bbr2_ack_aggregation_cwnd(const struct sock *sk)
+static u32 bbr2_ack_aggregation_cwnd(const struct sock *sk,
+				     const struct bbr2_tunables *t)
 {
 	const struct bbr2 *bbr = inet_csk_ca(sk);
-	u32 gain = bbr2_param(EXTRA_ACKED_GAIN);
+	u32 gain = bbr2_param(t, EXTRA_ACKED_GAIN);
 	u64 max_aggr_cwnd;
 	u32 aggr_cwnd;
 
 	if (!gain)
 		return 0;
-	max_aggr_cwnd = ((u64)bbr2_bw(bbr) * bbr2_param(EXTRA_ACKED_MAX_US))
+	max_aggr_cwnd = ((u64)bbr2_bw(bbr) * bbr2_param(t, EXTRA_ACKED_MAX_US))
 			>> BW_SCALE;
 	aggr_cwnd = (gain * bbr2_extra_acked(bbr)) >> BBR_SCALE;
 	return min_t(u64, aggr_cwnd, max_aggr_cwnd);
 }
 
-static u32 bbr2_probe_rtt_cwnd(const struct sock *sk)
+static u32 bbr2_probe_rtt_cwnd(const struct sock *sk,
+			       const struct bbr2_tunables *t)
 {
 	const struct bbr2 *bbr = inet_csk_ca(sk);
-	u32 gain = bbr2_param(PROBE_RTT_CWND_GAIN);
-	u32 min_cwnd = bbr2_param(CWND_MIN_TARGET);
+	u32 gain = bbr2_param(t, PROBE_RTT_CWND_GAIN);
+	u32 min_cwnd = bbr2_param(t, CWND_MIN_TARGET);
 
 	if (!gain)
 		return min_cwnd;
@@ -402,7 +413,7 @@ static void bbr2_save_cwnd(struct sock *sk)
  * a snap down to it once the pipe has been filled.
  */
 static void bbr2_set_cwnd(struct sock *sk, const struct rate_sample *rs,
-			  u32 bw, u32 gain)
+			  u32 bw, u32 gain, const struct bbr2_tunables *t)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct bbr2 *bbr = inet_csk_ca(sk);
@@ -412,19 +423,19 @@ static void bbr2_set_cwnd(struct sock *sk, const struct rate_sample *rs,
 
 	if (acked) {
 		target = (u64)bbr2_bdp(sk, bw, gain) +
-			 bbr2_ack_aggregation_cwnd(sk);
+			 bbr2_ack_aggregation_cwnd(sk, t);
 		target = bbr2_quantization_budget(sk, min_t(u64, target,
-							    U32_MAX));
+							    U32_MAX), t);
 		if (bbr2_full_bw_reached(bbr))
 			cwnd = min(cwnd + acked, target);
 		else if (cwnd < target || cwnd < 2 * bbr->init_cwnd)
 			cwnd += acked;
-		cwnd = max_t(u64, cwnd, bbr2_param(CWND_MIN_TARGET));
+		cwnd = max_t(u64, cwnd, bbr2_param(t, CWND_MIN_TARGET));
 	}
 	/* tcp_snd_cwnd_set() WARNs above INT_MAX; the clamp defaults to ~0U */
 	cwnd = min_t(u64, cwnd, min_t(u32, tp->snd_cwnd_clamp, INT_MAX));
 	if (bbr->mode == BBR2_PROBE_RTT)	/* drain queue, refresh min_rtt */
-		cwnd = min_t(u64, cwnd, bbr2_probe_rtt_cwnd(sk));
+		cwnd = min_t(u64, cwnd, bbr2_probe_rtt_cwnd(sk, t));
 	tcp_snd_cwnd_set(tp, max_t(u32, cwnd, 1));
 }
 
@@ -570,15 +581,16 @@ static void bbr2_advance_max_bw_filter(struct bbr2 *bbr)
  * so that we keep sending through the silences between aggregated ACKs.
  */
 static void bbr2_update_ack_aggregation(struct sock *sk,
-					const struct rate_sample *rs)
+					const struct rate_sample *rs,
+					const struct bbr2_tunables *t)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct bbr2 *bbr = inet_csk_ca(sk);
-	u32 win_rtts = bbr2_param(EXTRA_ACKED_WIN_RTTS);
+	u32 win_rtts = bbr2_param(t, EXTRA_ACKED_WIN_RTTS);
 	u32 epoch_us, extra_acked;
 	u64 expected_acked;
 
-	if (!bbr2_param(EXTRA_ACKED_GAIN) || !bbr2_sample_is_valid(rs))
+	if (!bbr2_param(t, EXTRA_ACKED_GAIN) || !bbr2_sample_is_valid(rs))
 		return;
 
 	if (bbr->round_start) {
@@ -628,189 +640,44 @@ static bool bbr2_is_probing_bandwidth(const struct bbr2 *bbr)
  * CE marks here mean a shallow queue (ecn_enable), and on short paths where
  * such marking is typical (ecn_max_rtt_us).
  */
-static bool bbr2_can_use_ecn(const struct sock *sk)
+static bool bbr2_can_use_ecn(const struct sock *sk,
+			     const struct bbr2_tunables *t)
 {
 	const struct bbr2 *bbr = inet_csk_ca(sk);
-	u32 max_rtt_us = bbr2_param(ECN_MAX_RTT_US);
+	u32 max_rtt_us = bbr2_param(t, ECN_MAX_RTT_US);
 
-	return bbr2_param(ECN_ENABLE) && bbr2_param(ECN_FACTOR) &&
+	return bbr2_param(t, ECN_ENABLE) && bbr2_param(t, ECN_FACTOR) &&
 	       bbr2_ecn_negotiated(tcp_sk(sk)) &&
 	       (!max_rtt_us || bbr->min_rtt_us <= max_rtt_us);
 }
 
 /*
- * loss_mode 1 tells loss that congestion causes from loss the path has
- * whatever we send (radio, dirty fibre, a busy switch's random drops):
- *  - a standing queue: no RTT sample of the loss round came within
- *    1/2^BBR2_QUEUE_RTT_SHIFT of min_rtt (a drop-tail buffer drops only
- *    when it is full, so congestion loss comes with a queue; the lowest
- *    sample of a round, not the highest, so that our own TSO bursts and
- *    ACK jitter, which raise some samples, do not count).  min_rtt/16,
- *    not less: pacing released in bursts (late timers, interrupt
- *    batching) keeps a queue of a few milliseconds that is far from
- *    full, and with min_rtt/64 random loss on top of it was taken for
- *    congestion;
- *  - a background loss level: the loss rate of rounds spent cruising with
- *    no standing queue, in halves of loss_thresh (0 .. 3).  A loss rate is
- *    too high when it exceeds loss_thresh on top of that background.
- * Outside probing, loss cuts bw_lo/inflight_lo only with a standing queue
- * or at a rate that is too high; a probe ends on a rate that is too high.
- * Documentation/design.rst has the reasoning and the measured trade-offs.
+ * Was more than loss_thresh of the flight lost?  Where the loss mode has
+ * learnt a background loss level, the limit is above it.
  */
-#define BBR2_QUEUE_RTT_SHIFT	4
-/*
- * In STARTUP the question is only whether the buffer overflowed, and a
- * shallow buffer shared by many flows is full at a queue of a millisecond
- * or two: there a queue is min_rtt/64 (16 flows in a 5 %-BDP buffer
- * retransmitted more than v3 mode in the VM with min_rtt/16).
- */
-#define BBR2_STARTUP_QUEUE_RTT_SHIFT	6
-#define BBR2_BG_LOSS_MAX	3
-/* cruise.pool_lost is 8 bits wide */
-#define BBR2_BG_POOL_LOST_MAX	((1U << 8) - 1)
-
-static bool bbr2_loss_mode(void)
+static bool bbr2_is_loss_too_high(const struct bbr2 *bbr, u32 lost,
+				  u32 tx_in_flight,
+				  const struct bbr2_tunables *t)
 {
-	return bbr2_param(LOSS_MODE) != 0;
-}
-
-/* Note an RTT sample that saw (next to) no queue. */
-static void bbr2_note_low_rtt(struct sock *sk, const struct rate_sample *rs)
-{
-	struct bbr2 *bbr = inet_csk_ca(sk);
-	u64 min_rtt = bbr->min_rtt_us;
-	u32 shift = bbr2_full_bw_reached(bbr) ? BBR2_QUEUE_RTT_SHIFT :
-						BBR2_STARTUP_QUEUE_RTT_SHIFT;
-
-	if (bbr->low_rtt_in_round || rs->rtt_us < 0)
-		return;
-	if ((u64)rs->rtt_us <= min_rtt + (min_rtt >> shift))
-		bbr->low_rtt_in_round = 1;
-}
-
-/* Did the loss round keep a queue throughout? */
-static bool bbr2_standing_queue(const struct bbr2 *bbr)
-{
-	return !bbr->low_rtt_in_round;
-}
-
-static void bbr2_empty_bg_pool(struct bbr2 *bbr)
-{
-	bbr->cruise.pool_tx = 0;
-	bbr->cruise.pool_lost = 0;
-}
-
-/*
- * At the end of a loss round spent cruising without a standing queue, move
- * the background loss level a step towards that round's loss rate, counted
- * in halves of loss_thresh (level k: lost/tx >= k * loss_thresh / 2): up a
- * step when the rate is above the level, down a step only when it is two
- * steps below (one round of a Binomial loss count below its mean must not
- * pull it down).  A round of fewer than 512 / loss_thresh packets (103 at
- * 2 %) cannot resolve a step -- one loss is more than a step -- so it may
- * lower the level but not raise it alone; such rounds are pooled until
- * together they resolve a step, then judged as one round, so that a flow
- * whose whole BDP is under 103 packets (10-20 Mbit/s at 40 ms) learns its
- * background too.  The price: a flow with a small share of a shallow
- * buffer (16 flows in a 5 %-BDP buffer) learns some of its competitors'
- * congestion loss, which comes with no queue it could see, as background
- * (design.rst has the numbers).  A cruising round that lost packets with a
- * standing queue is congestion, lowers the level a step and empties the
- * pool; the start of every PROBE_BW cycle lowers it a step too
- * (bbr2_start_bw_probe_down), so a level learnt once, e.g. from the
- * losses STARTUP left, does not outlive the path that showed it.
- */
-static void bbr2_update_bg_loss(struct sock *sk, const struct bbr2_ack *ack)
-{
-	struct bbr2 *bbr = inet_csk_ca(sk);
-	u32 thresh = bbr2_param(LOSS_THRESH);
-	u64 resolvable = BIT(BBR_SCALE + 1);	/* tx * thresh of one step */
-	u64 tx = ack->tx_in_flight, lost = ack->lost;
-	u64 half_thresh;
-	u32 level = 0;
-
-	if (bbr->mode != BBR2_PROBE_BW ||
-	    bbr->cycle_idx != BBR2_BW_PROBE_CRUISE || !tx)
-		return;
-	if (bbr2_standing_queue(bbr)) {
-		/* Loss with a queue: congestion; trust the background less. */
-		if (bbr->loss_in_round && bbr->bg_loss_level)
-			bbr->bg_loss_level--;
-		bbr2_empty_bg_pool(bbr);
-		return;
-	}
-	if (tx * thresh < resolvable) {
-		bbr->cruise.pool_tx += tx;
-		bbr->cruise.pool_lost = min_t(u64, bbr->cruise.pool_lost + lost,
-					      BBR2_BG_POOL_LOST_MAX);
-		if ((u64)bbr->cruise.pool_tx * thresh >= resolvable) {
-			tx = bbr->cruise.pool_tx;
-			lost = bbr->cruise.pool_lost;
-			bbr2_empty_bg_pool(bbr);
-		}
-	}
-	half_thresh = tx * thresh;
-	lost <<= BBR_SCALE + 1;
-	while (level < BBR2_BG_LOSS_MAX && lost >= half_thresh * (level + 1))
-		level++;
-	if (level > bbr->bg_loss_level && half_thresh >= resolvable)
-		bbr->bg_loss_level++;
-	else if (level + 1 < bbr->bg_loss_level)
-		bbr->bg_loss_level--;
-}
-
-/* loss_thresh in 1/512, on top of the background loss in loss_mode 1. */
-static u32 bbr2_loss_thresh_x2(const struct bbr2 *bbr)
-{
-	u32 thresh = bbr2_param(LOSS_THRESH);
-
-	if (!bbr2_loss_mode())
-		return thresh << 1;
-	return thresh * (2 + bbr->bg_loss_level);
-}
-
-/*
- * loss_mode 1: is a loss count above the limit by more than the background
- * loss itself scatters?  A background of m expected losses in the round
- * is a Binomial count with a variance of at most m, so a count more than
- * two standard deviations above the limit is one round in forty by
- * chance.  A round of 150 packets at 3 % random loss (4.5 expected) goes
- * past a 5 % limit (7.5) one round in thirteen, and each such round
- * cut inflight_lo by beta until the next probe.  Compared squared, so no
- * square root is taken; for the thousands of packets a DTN's round
- * carries the margin is a small fraction of the limit.
- */
-static bool bbr2_loss_beyond_background(const struct bbr2 *bbr, u64 lost,
-					u64 limit, u32 tx_in_flight)
-{
-	u64 expected, excess;
-
-	if (lost <= limit)
-		return false;
-	if (!bbr2_loss_mode() || !bbr->bg_loss_level)
-		return true;
-	expected = ((u64)tx_in_flight * bbr2_param(LOSS_THRESH) *
-		    bbr->bg_loss_level) >> (BBR_SCALE + 1);
-	excess = lost - limit;
-	return excess >= BIT(26) || excess * excess > 4 * expected;
+	if (bbr2_bg_loss_level(bbr))
+		return bbr2_loss_beyond_background(bbr, lost, tx_in_flight, t);
+	return lost > (((u64)tx_in_flight * bbr2_param(t, LOSS_THRESH)) >>
+		       BBR_SCALE);
 }
 
 /* Does loss or CE marking say that inflight has gone too high? */
 static bool bbr2_is_inflight_too_high(const struct sock *sk,
 				      const struct rate_sample *rs,
-				      const struct bbr2_ack *ack)
+				      const struct bbr2_ack *ack,
+				      const struct bbr2_tunables *t)
 {
 	const struct bbr2 *bbr = inet_csk_ca(sk);
-	u32 ecn_thresh = bbr2_param(ECN_THRESH);
+	u32 ecn_thresh = bbr2_param(t, ECN_THRESH);
 	u64 limit;
 
-	if (ack->lost && ack->tx_in_flight) {
-		limit = ((u64)ack->tx_in_flight * bbr2_loss_thresh_x2(bbr)) >>
-			(BBR_SCALE + 1);
-		if (bbr2_loss_beyond_background(bbr, ack->lost, limit,
-						ack->tx_in_flight))
-			return true;
-	}
+	if (ack->lost && ack->tx_in_flight &&
+	    bbr2_is_loss_too_high(bbr, ack->lost, ack->tx_in_flight, t))
+		return true;
 	if (ack->delivered_ce > 0 && rs->delivered > 0 &&
 	    bbr->ecn_eligible && ecn_thresh) {
 		limit = ((u64)rs->delivered * ecn_thresh) >> BBR_SCALE;
@@ -820,43 +687,27 @@ static bool bbr2_is_inflight_too_high(const struct sock *sk,
 	return false;
 }
 
-/*
- * loss_mode 1 cruises this many packets further below inflight_hi.  A
- * flow's inflight_hi is where its own probe met loss, and the ACKs that
- * report the loss come a round after the growth that caused it: at a
- * small inflight, PROBE_UP's first two steps (1 + 2 packets) above what
- * the buffer held.  v3 learns inflight_hi afresh in a probe every Reno
- * interval; loss_mode 1, where no Reno flow keeps a queue
- * (bbr2_queue_lets_reno_in()), cruises through the whole probe wait, and
- * its Reno timer lifts the loss cuts back to the cruising cap.
- * Sixteen flows in a 5 %-BDP buffer, each cruising a packet or two above
- * its share of what the buffer holds, overflowed it every Reno interval
- * (design.rst, "Cruising headroom").  To a flow of hundreds of packets,
- * three are nothing.
- */
-#define BBR2_CRUISE_OVERSHOOT_PKTS	3
-
 /* inflight_hi less the headroom we leave for other flows when cruising. */
-static u32 bbr2_inflight_with_headroom(const struct sock *sk)
+static u32 bbr2_inflight_with_headroom(const struct sock *sk,
+				       const struct bbr2_tunables *t)
 {
 	const struct bbr2 *bbr = inet_csk_ca(sk);
-	u32 min_cwnd = bbr2_param(CWND_MIN_TARGET);
+	u32 min_cwnd = bbr2_param(t, CWND_MIN_TARGET);
 	u32 headroom;
 
 	if (bbr->inflight_hi == ~0U)
 		return ~0U;
-	headroom = ((u64)bbr->inflight_hi * bbr2_param(INFLIGHT_HEADROOM)) >>
+	headroom = ((u64)bbr->inflight_hi * bbr2_param(t, INFLIGHT_HEADROOM)) >>
 		   BBR_SCALE;
-	headroom = max(headroom, 1U);
-	if (bbr2_loss_mode())
-		headroom += BBR2_CRUISE_OVERSHOOT_PKTS;
+	headroom = max(headroom, 1U) + bbr2_cruise_extra_headroom(bbr);
 	if (headroom >= bbr->inflight_hi)
 		return min_cwnd;
 	return max(bbr->inflight_hi - headroom, min_cwnd);
 }
 
 /* Cap cwnd by the inflight bounds that apply in this phase. */
-static void bbr2_bound_cwnd_for_inflight_model(struct sock *sk)
+static void bbr2_bound_cwnd_for_inflight_model(struct sock *sk,
+					       const struct bbr2_tunables *t)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct bbr2 *bbr = inet_csk_ca(sk);
@@ -867,9 +718,9 @@ static void bbr2_bound_cwnd_for_inflight_model(struct sock *sk)
 		cap = bbr->inflight_hi;		/* probe up to the bound */
 	else if (bbr->mode == BBR2_PROBE_RTT ||
 		 bbr->mode == BBR2_PROBE_BW)	/* i.e. CRUISE */
-		cap = bbr2_inflight_with_headroom(sk);
+		cap = bbr2_inflight_with_headroom(sk, t);
 	cap = min(cap, bbr->inflight_lo);
-	cap = max(cap, bbr2_param(CWND_MIN_TARGET));
+	cap = max(cap, bbr2_param(t, CWND_MIN_TARGET));
 	tcp_snd_cwnd_set(tp, min(cap, tcp_snd_cwnd(tp)));
 }
 
@@ -890,61 +741,21 @@ static void bbr2_init_lower_bounds(struct sock *sk, bool init_bw)
 }
 
 /*
- * Was the loss in this loss round congestion?  Always in v3's loss_mode 0.
- * In loss_mode 1 only at a rate above the background's, or with a queue
- * that is not the one our last probe left (PROBE_BW DOWN drains that one,
- * and the probe has been judged already).
+ * Was the loss in this loss round congestion?  v3 takes all loss for
+ * congestion; the loss mode may ask for a sign of it, and then a loss rate
+ * that is too high is one.
  */
 static bool bbr2_is_congestion_loss(const struct sock *sk,
 				    const struct rate_sample *rs,
-				    const struct bbr2_ack *ack)
+				    const struct bbr2_ack *ack,
+				    const struct bbr2_tunables *t)
 {
 	const struct bbr2 *bbr = inet_csk_ca(sk);
-	bool own_queue;
 
 	if (!bbr->loss_in_round)
 		return false;
-	if (!bbr2_loss_mode())
-		return true;
-	own_queue = bbr->mode == BBR2_PROBE_BW &&
-		    bbr->cycle_idx == BBR2_BW_PROBE_DOWN;
-	return (bbr2_standing_queue(bbr) && !own_queue) ||
-	       bbr2_is_inflight_too_high(sk, rs, ack);
-}
-
-/*
- * loss_mode 1: a cruising round that lost BBR2_CRUISE_TRIM_LOST or more
- * packets, beyond the background and with no standing queue, lowers
- * inflight_hi by a packet.  Between probes the Reno timer lifts the cuts of
- * bw_lo and inflight_lo back to the cruising cap, so a flow whose cap is
- * above its share of what a shallow buffer holds meets loss there again
- * every Reno interval; inflight_hi, and with it the cap, is corrected only
- * when the flow's own next probe overflows.  Sixteen flows in a 5 %-BDP
- * buffer cruise at caps that add up to more than the pipe and the buffer.
- * A packet per lossy round walks each cap down to what the buffer holds
- * until the next probe learns inflight_hi afresh (design.rst, "Trimming
- * the cruising cap").  A flow of a few packets per round cannot tell its
- * share of such a buffer from random loss by counting, so the count must
- * be one that random loss rarely gives it: three losses in a round of nine
- * at 3 % random loss come one round in five hundred, two one round in
- * thirty-five, and trimming on two cost such a flow a fifth of its
- * goodput in the VM.
- */
-#define BBR2_CRUISE_TRIM_LOST	3
-
-static void bbr2_trim_cruising_cap(struct sock *sk, const struct bbr2_ack *ack)
-{
-	struct bbr2 *bbr = inet_csk_ca(sk);
-	u32 floor = bbr2_param(CWND_MIN_TARGET) +
-		    BBR2_CRUISE_OVERSHOOT_PKTS + 1;
-
-	if (!bbr2_loss_mode() || bbr->mode != BBR2_PROBE_BW ||
-	    bbr->cycle_idx != BBR2_BW_PROBE_CRUISE ||
-	    bbr->inflight_hi == ~0U || bbr2_standing_queue(bbr) ||
-	    ack->lost < BBR2_CRUISE_TRIM_LOST)
-		return;
-	if (bbr->inflight_hi > floor)
-		bbr->inflight_hi--;
+	return bbr2_loss_is_congestion(bbr) ||
+	       bbr2_is_inflight_too_high(sk, rs, ack, t);
 }
 
 /*
@@ -955,7 +766,8 @@ static void bbr2_trim_cruising_cap(struct sock *sk, const struct bbr2_ack *ack)
  */
 static void bbr2_adapt_lower_bounds(struct sock *sk,
 				    const struct rate_sample *rs,
-				    const struct bbr2_ack *ack)
+				    const struct bbr2_ack *ack,
+				    const struct bbr2_tunables *t)
 {
 	struct bbr2 *bbr = inet_csk_ca(sk);
 	u32 ecn_inflight_lo = ~0U;
@@ -964,49 +776,32 @@ static void bbr2_adapt_lower_bounds(struct sock *sk,
 	if (bbr2_is_probing_bandwidth(bbr))
 		return;
 
-	if (bbr->ecn_in_round && bbr2_param(ECN_FACTOR)) {
+	if (bbr->ecn_in_round && bbr2_param(t, ECN_FACTOR)) {
 		bbr2_init_lower_bounds(sk, false);
-		cut = BBR_UNIT - ((bbr->ecn_alpha * bbr2_param(ECN_FACTOR)) >>
+		cut = BBR_UNIT - ((bbr->ecn_alpha *
+				   bbr2_param(t, ECN_FACTOR)) >>
 				  BBR_SCALE);
 		ecn_inflight_lo = ((u64)bbr->inflight_lo * cut) >> BBR_SCALE;
 	}
 
-	if (bbr2_is_congestion_loss(sk, rs, ack)) {
+	if (bbr2_is_congestion_loss(sk, rs, ack, t)) {
 		bbr2_init_lower_bounds(sk, true);
-		cut = BBR_UNIT - bbr2_param(BETA);
+		cut = BBR_UNIT - bbr2_param(t, BETA);
 		bbr->bw_lo = max_t(u32, bbr->bw_latest,
 				   ((u64)bbr->bw_lo * cut) >> BBR_SCALE);
 		bbr->inflight_lo = max_t(u32, bbr->inflight_latest,
 					 ((u64)bbr->inflight_lo * cut) >>
 					 BBR_SCALE);
-		bbr2_trim_cruising_cap(sk, ack);
+		bbr2_trim_cruising_cap(bbr, ack->lost, t);
 	}
 
 	bbr->inflight_lo = min(bbr->inflight_lo, ecn_inflight_lo);
 	bbr->bw_lo = max(1U, bbr->bw_lo);
 }
 
-static void bbr2_handle_queue_too_high_in_startup(struct sock *sk);
-
-/*
- * loss_mode 1: a STARTUP loss round that kept a standing queue and lost
- * more than loss_thresh is the pipe overflowing, however few ACKs brought
- * the news.  v3 waits for full_loss_cnt lossy ACKs in the round, which a
- * flow with a small share of the pipe (16 flows of ~10 packets each)
- * never sees: it keeps doubling into a full buffer until bw plateaus.
- */
-static void bbr2_check_queue_loss_in_startup(struct sock *sk,
-					     const struct rate_sample *rs,
-					     const struct bbr2_ack *ack)
-{
-	struct bbr2 *bbr = inet_csk_ca(sk);
-
-	if (bbr->mode != BBR2_STARTUP || bbr2_full_bw_reached(bbr) ||
-	    !bbr->loss_in_round || !bbr2_param(FULL_LOSS_CNT))
-		return;
-	if (bbr2_standing_queue(bbr) && bbr2_is_inflight_too_high(sk, rs, ack))
-		bbr2_handle_queue_too_high_in_startup(sk);
-}
+static void
+bbr2_handle_queue_too_high_in_startup(struct sock *sk,
+				      const struct bbr2_tunables *t);
 
 static void bbr2_reset_congestion_signals(struct bbr2 *bbr)
 {
@@ -1014,7 +809,7 @@ static void bbr2_reset_congestion_signals(struct bbr2 *bbr)
 	bbr->ecn_in_round = 0;
 	bbr->loss_in_cycle = 0;
 	bbr->ecn_in_cycle = 0;
-	bbr->low_rtt_in_round = 0;
+	bbr2_forget_low_rtt(bbr);
 	bbr->bw_latest = 0;
 	bbr->inflight_latest = 0;
 }
@@ -1022,7 +817,8 @@ static void bbr2_reset_congestion_signals(struct bbr2 *bbr)
 /* Feed the max-bw filter; adapt the lower bounds once per loss round. */
 static void bbr2_update_congestion_signals(struct sock *sk,
 					   const struct rate_sample *rs,
-					   const struct bbr2_ack *ack)
+					   const struct bbr2_ack *ack,
+					   const struct bbr2_tunables *t)
 {
 	struct bbr2 *bbr = inet_csk_ca(sk);
 
@@ -1034,14 +830,15 @@ static void bbr2_update_congestion_signals(struct sock *sk,
 
 	if (!bbr->loss_round_start)
 		return;
-	if (bbr2_loss_mode()) {
-		bbr2_update_bg_loss(sk, ack);
-		bbr2_check_queue_loss_in_startup(sk, rs, ack);
-	}
-	bbr2_adapt_lower_bounds(sk, rs, ack);
+	bbr2_update_bg_loss(bbr, ack->lost, ack->tx_in_flight, t);
+	/* The loss mode may end STARTUP on a lossy round with a queue. */
+	if (bbr2_queue_loss_may_end_startup(bbr, t) &&
+	    bbr2_is_inflight_too_high(sk, rs, ack, t))
+		bbr2_handle_queue_too_high_in_startup(sk, t);
+	bbr2_adapt_lower_bounds(sk, rs, ack, t);
 	bbr->loss_in_round = 0;
 	bbr->ecn_in_round = 0;
-	bbr->low_rtt_in_round = 0;
+	bbr2_forget_low_rtt(bbr);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1058,40 +855,13 @@ static bool bbr2_has_elapsed_in_phase(const struct sock *sk, u32 interval_us)
  * Randomised wait until the next probe: 2-3 s of wall clock, so flows mix
  * and converge, and a random head start on the Reno-coexistence round count.
  */
-static void bbr2_pick_probe_wait(struct bbr2 *bbr)
+static void bbr2_pick_probe_wait(struct bbr2 *bbr,
+				 const struct bbr2_tunables *t)
 {
 	bbr->rounds_since_probe =
-		bbr2_random_below(bbr2_param(BW_PROBE_RAND_ROUNDS));
-	bbr->probe_wait_us = bbr2_param(BW_PROBE_BASE_US) +
-			     bbr2_random_below(bbr2_param(BW_PROBE_RAND_US));
-}
-
-/*
- * loss_mode 1: the Reno-coexistence timer is for a path where a loss-based
- * flow keeps a queue; smoothed RTT more than min_rtt/2^BBR2_QUEUE_RTT_SHIFT
- * above min_rtt says one does.  A buffer too shallow for such a queue
- * (16 flows in 5 % of a BDP) gives a Reno flow nothing to take, and there
- * every flow probing on a Reno flow's time scale (~10 rounds at ~10
- * packets each) keeps the buffer overflowing.
- *
- * A receiver that delays its ACK until a second segment arrives holds the
- * first segment's RTT sample for up to one of our packet intervals; at a
- * small share of the link that is milliseconds (16 flows at 3 Mbit/s: 4 ms
- * per packet), which smoothed RTT would read as a queue.  Two intervals of
- * it are not counted.  At DTN rates an interval is microseconds.
- */
-static bool bbr2_queue_lets_reno_in(const struct sock *sk)
-{
-	const struct bbr2 *bbr = inet_csk_ca(sk);
-	u64 min_rtt = bbr->min_rtt_us;
-	u64 not_queue = min_rtt >> BBR2_QUEUE_RTT_SHIFT;
-	u32 bw = bbr2_bw(bbr);
-
-	if (!bbr2_loss_mode())
-		return true;
-	if (bw)
-		not_queue += 2 * div_u64(BW_UNIT, bw);	/* us per packet, x2 */
-	return (u64)(tcp_sk(sk)->srtt_us >> 3) > min_rtt + not_queue;
+		bbr2_random_below(bbr2_param(t, BW_PROBE_RAND_ROUNDS));
+	bbr->probe_wait_us = bbr2_param(t, BW_PROBE_BASE_US) +
+			     bbr2_random_below(bbr2_param(t, BW_PROBE_RAND_US));
 }
 
 /* Rounds a Reno flow with this cwnd waits between losses, times a gain. */
@@ -1102,19 +872,18 @@ static u64 bbr2_reno_rounds(u32 cwnd, u32 reno_gain)
 
 /*
  * A Reno flow with our BDP loses a packet about every BDP rounds; probing no
- * more often than that lets it keep its share.  Cap at bw_probe_max_rounds
- * so that random loss, which shaves inflight every round, is recovered from.
+ * more often than that lets it keep its share.  (The caller caps the wait
+ * at bw_probe_max_rounds.)
  */
-static bool bbr2_is_reno_coexistence_probe_time(const struct sock *sk)
+static bool bbr2_is_reno_coexistence_probe_time(const struct sock *sk,
+						const struct bbr2_tunables *t)
 {
 	const struct bbr2 *bbr = inet_csk_ca(sk);
-	u32 reno_gain = bbr2_param(BW_PROBE_RENO_GAIN);
+	u32 reno_gain = bbr2_param(t, BW_PROBE_RENO_GAIN);
 	u32 rounds = bbr->rounds_since_probe;
 	u32 cwnd = tcp_snd_cwnd(tcp_sk(sk));
 	u32 bdp;
 
-	if (rounds >= bbr2_param(BW_PROBE_MAX_ROUNDS))
-		return true;
 	if (!reno_gain)
 		return false;
 	/*
@@ -1125,7 +894,8 @@ static bool bbr2_is_reno_coexistence_probe_time(const struct sock *sk)
 	bdp = bbr2_bdp(sk, bbr2_bw(bbr), BBR_UNIT);
 	if (rounds < bbr2_reno_rounds(min(bdp, cwnd), reno_gain))
 		return false;
-	return rounds >= bbr2_reno_rounds(bbr2_target_inflight(sk), reno_gain);
+	return rounds >= bbr2_reno_rounds(bbr2_target_inflight(sk, t),
+					  reno_gain);
 }
 
 static void bbr2_set_cycle_idx(struct bbr2 *bbr, enum bbr2_cycle_phase idx)
@@ -1192,29 +962,25 @@ static void bbr2_start_bw_probe_up(struct sock *sk, const struct bbr2_ack *ack)
  * DOWN starts a new cycle: drain what the probe queued, and schedule the
  * next probe a random, Reno-friendly time from now.
  */
-static void bbr2_start_bw_probe_down(struct sock *sk)
+static void bbr2_start_bw_probe_down(struct sock *sk,
+				     const struct bbr2_tunables *t)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct bbr2 *bbr = inet_csk_ca(sk);
 
 	bbr2_reset_congestion_signals(bbr);
-	bbr2_pick_probe_wait(bbr);
-	/* loss_mode 1: the background must be confirmed in every cycle. */
-	if (bbr->bg_loss_level)
-		bbr->bg_loss_level--;
-	/* the pool shares its word with PROBE_UP's bw_probe_up_acks */
-	if (bbr2_loss_mode())
-		bbr2_empty_bg_pool(bbr);
+	bbr2_pick_probe_wait(bbr, t);
+	bbr2_loss_mode_start_cycle(bbr, t);
 	bbr->cycle_stamp_us = bbr2_now_us(tp);
 	bbr->ack_phase = BBR2_ACKS_PROBE_STOPPING;
 	bbr->next_rtt_delivered = tp->delivered;
 	bbr2_set_cycle_idx(bbr, BBR2_BW_PROBE_DOWN);
 }
 
-static void bbr2_start_bw_probe_cruise(struct bbr2 *bbr)
+static void bbr2_start_bw_probe_cruise(struct bbr2 *bbr,
+				       const struct bbr2_tunables *t)
 {
-	if (bbr2_loss_mode())
-		bbr2_empty_bg_pool(bbr);
+	bbr2_loss_mode_start_cruise(bbr);
 	if (bbr->inflight_lo != ~0U)
 		bbr->inflight_lo = min(bbr->inflight_lo, bbr->inflight_hi);
 	bbr2_set_cycle_idx(bbr, BBR2_BW_PROBE_CRUISE);
@@ -1233,7 +999,8 @@ static void bbr2_start_bw_probe_cruise(struct bbr2 *bbr)
  */
 static void bbr2_handle_inflight_too_high(struct sock *sk,
 					  const struct rate_sample *rs,
-					  const struct bbr2_ack *ack)
+					  const struct bbr2_ack *ack,
+					  const struct bbr2_tunables *t)
 {
 	struct bbr2 *bbr = inet_csk_ca(sk);
 	u32 held, floor;
@@ -1242,12 +1009,12 @@ static void bbr2_handle_inflight_too_high(struct sock *sk,
 	bbr->bw_probe_samples = 0;	/* react once per probe */
 	if (!rs->is_app_limited) {
 		held = max_t(s32, rs->delivered, bbr->inflight_latest);
-		floor = ((u64)bbr2_target_inflight(sk) *
-			 (BBR_UNIT - bbr2_param(BETA))) >> BBR_SCALE;
+		floor = ((u64)bbr2_target_inflight(sk, t) *
+			 (BBR_UNIT - bbr2_param(t, BETA))) >> BBR_SCALE;
 		bbr->inflight_hi = max(held, floor);
 	}
 	if (bbr->mode == BBR2_PROBE_BW && bbr->cycle_idx == BBR2_BW_PROBE_UP) {
-		bbr2_start_bw_probe_down(sk);
+		bbr2_start_bw_probe_down(sk, t);
 		/*
 		 * Google's kernel notes lost packets one at a time, so those
 		 * after the one that ended the probe mark DOWN's first round
@@ -1289,7 +1056,8 @@ static void bbr2_probe_inflight_hi_upward(struct sock *sk,
  */
 static bool bbr2_adapt_upper_bounds(struct sock *sk,
 				    const struct rate_sample *rs,
-				    const struct bbr2_ack *ack)
+				    const struct bbr2_ack *ack,
+				    const struct bbr2_tunables *t)
 {
 	struct bbr2 *bbr = inet_csk_ca(sk);
 
@@ -1316,9 +1084,9 @@ static bool bbr2_adapt_upper_bounds(struct sock *sk,
 		}
 	}
 
-	if (bbr2_is_inflight_too_high(sk, rs, ack)) {
+	if (bbr2_is_inflight_too_high(sk, rs, ack, t)) {
 		if (bbr->bw_probe_samples)	/* caused by our probe? */
-			bbr2_handle_inflight_too_high(sk, rs, ack);
+			bbr2_handle_inflight_too_high(sk, rs, ack, t);
 		return false;
 	}
 
@@ -1337,10 +1105,11 @@ static bool bbr2_adapt_upper_bounds(struct sock *sk,
 	return false;
 }
 
-static bool bbr2_check_time_to_probe_bw(struct sock *sk)
+static bool bbr2_check_time_to_probe_bw(struct sock *sk,
+					const struct bbr2_tunables *t)
 {
 	struct bbr2 *bbr = inet_csk_ca(sk);
-	u32 reprobe_gain = bbr2_param(ECN_REPROBE_GAIN);
+	u32 reprobe_gain = bbr2_param(t, ECN_REPROBE_GAIN);
 	u64 reprobe;
 
 	/*
@@ -1356,20 +1125,25 @@ static bool bbr2_check_time_to_probe_bw(struct sock *sk)
 		return true;
 	}
 
+	/*
+	 * The wall-clock wait is over, or bw_probe_max_rounds have passed: the
+	 * cap on rounds lets a flow recover the bounds that random loss shaves
+	 * in every round.
+	 */
 	if (bbr2_has_elapsed_in_phase(sk, bbr->probe_wait_us) ||
-	    bbr->rounds_since_probe >= bbr2_param(BW_PROBE_MAX_ROUNDS)) {
+	    bbr->rounds_since_probe >= bbr2_param(t, BW_PROBE_MAX_ROUNDS)) {
 		bbr2_start_bw_probe_refill(sk, 0);
 		return true;
 	}
-	if (!bbr2_is_reno_coexistence_probe_time(sk))
+	if (!bbr2_is_reno_coexistence_probe_time(sk, t))
 		return false;
 	if (bbr2_queue_lets_reno_in(sk)) {
 		bbr2_start_bw_probe_refill(sk, 0);
 		return true;
 	}
 	/*
-	 * loss_mode 1, no queue to compete for: the Reno timer only undoes
-	 * what loss cut since the last probe.
+	 * The loss mode saw no queue for a Reno flow to compete for: the timer
+	 * only undoes what loss cut since the last probe.
 	 */
 	bbr2_reset_lower_bounds(bbr);
 	bbr->rounds_since_probe = 0;
@@ -1378,22 +1152,23 @@ static bool bbr2_check_time_to_probe_bw(struct sock *sk)
 
 /* DOWN ends once the queue is drained: inflight at or below the BDP. */
 static bool bbr2_check_time_to_cruise(const struct sock *sk, u32 inflight,
-				      u32 bw)
+				      u32 bw, const struct bbr2_tunables *t)
 {
 	const struct bbr2 *bbr = inet_csk_ca(sk);
 	bool is_under_bdp;
 
-	if (inflight > bbr2_inflight_with_headroom(sk))
+	if (inflight > bbr2_inflight_with_headroom(sk, t))
 		return false;
-	is_under_bdp = inflight <= bbr2_inflight(sk, bw, BBR_UNIT);
-	if (bbr2_param(DRAIN_TO_TARGET))
+	is_under_bdp = inflight <= bbr2_inflight(sk, bw, BBR_UNIT, t);
+	if (bbr2_param(t, DRAIN_TO_TARGET))
 		return is_under_bdp;
 	return is_under_bdp || bbr2_has_elapsed_in_phase(sk, bbr->min_rtt_us);
 }
 
 /* Should PROBE_UP end now, without loss or ECN having ended it? */
 static bool bbr2_is_bw_probe_done(struct sock *sk, const struct bbr2_ack *ack,
-				  u32 inflight, u32 bw)
+				  u32 inflight, u32 bw,
+				  const struct bbr2_tunables *t)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct bbr2 *bbr = inet_csk_ca(sk);
@@ -1404,10 +1179,11 @@ static bool bbr2_is_bw_probe_done(struct sock *sk, const struct bbr2_ack *ack,
 		return true;
 	}
 	/* v2: a min_rtt of probing that queued bw_probe_pif_gain x BDP. */
-	if (bbr2_is_v2())
+	if (bbr2_is_v2(t))
 		return bbr2_has_elapsed_in_phase(sk, bbr->min_rtt_us) &&
 		       inflight >= bbr2_inflight(sk, bw,
-						 bbr2_param(BW_PROBE_PIF_GAIN));
+						 bbr2_param(t, BW_PROBE_PIF_GAIN),
+						 t);
 	/* v3: while inflight_hi limits us, bw cannot plateau; else it did. */
 	if (tp->is_cwnd_limited && tcp_snd_cwnd(tp) >= bbr->inflight_hi) {
 		bbr2_reset_full_bw(bbr);
@@ -1420,7 +1196,8 @@ static bool bbr2_is_bw_probe_done(struct sock *sk, const struct bbr2_ack *ack,
 /* The PROBE_BW state machine: cruise, refill, probe up, or drain? */
 static void bbr2_update_cycle_phase(struct sock *sk,
 				    const struct rate_sample *rs,
-				    const struct bbr2_ack *ack)
+				    const struct bbr2_ack *ack,
+				    const struct bbr2_tunables *t)
 {
 	struct bbr2 *bbr = inet_csk_ca(sk);
 	u32 inflight;
@@ -1428,7 +1205,7 @@ static void bbr2_update_cycle_phase(struct sock *sk,
 	if (!bbr2_full_bw_reached(bbr))
 		return;
 	/* In DRAIN, PROBE_BW or PROBE_RTT, first adapt the upper bounds. */
-	if (bbr2_adapt_upper_bounds(sk, rs, ack))
+	if (bbr2_adapt_upper_bounds(sk, rs, ack, t))
 		return;
 	if (bbr->mode != BBR2_PROBE_BW)
 		return;
@@ -1439,7 +1216,7 @@ static void bbr2_update_cycle_phase(struct sock *sk,
 	 */
 	switch (bbr->cycle_idx) {
 	case BBR2_BW_PROBE_CRUISE:
-		bbr2_check_time_to_probe_bw(sk);
+		bbr2_check_time_to_probe_bw(sk, t);
 		break;
 	case BBR2_BW_PROBE_REFILL:
 		/* After a round of REFILL, samples reflect a full pipe. */
@@ -1449,19 +1226,22 @@ static void bbr2_update_cycle_phase(struct sock *sk,
 		}
 		break;
 	case BBR2_BW_PROBE_UP:
-		inflight = bbr2_packets_in_net_at_edt(sk, rs->prior_in_flight);
+		inflight = bbr2_packets_in_net_at_edt(sk, rs->prior_in_flight,
+						      t);
 		if (bbr2_is_bw_probe_done(sk, ack, inflight,
-					  bbr2_max_bw(bbr))) {
+					  bbr2_max_bw(bbr), t)) {
 			bbr->prev_probe_too_high = 0;
-			bbr2_start_bw_probe_down(sk);
+			bbr2_start_bw_probe_down(sk, t);
 		}
 		break;
 	case BBR2_BW_PROBE_DOWN:
-		if (bbr2_check_time_to_probe_bw(sk))
+		if (bbr2_check_time_to_probe_bw(sk, t))
 			break;
-		inflight = bbr2_packets_in_net_at_edt(sk, rs->prior_in_flight);
-		if (bbr2_check_time_to_cruise(sk, inflight, bbr2_max_bw(bbr)))
-			bbr2_start_bw_probe_cruise(bbr);
+		inflight = bbr2_packets_in_net_at_edt(sk, rs->prior_in_flight,
+						      t);
+		if (bbr2_check_time_to_cruise(sk, inflight, bbr2_max_bw(bbr),
+					      t))
+			bbr2_start_bw_probe_cruise(bbr, t);
 		break;
 	}
 }
@@ -1470,21 +1250,23 @@ static void bbr2_update_cycle_phase(struct sock *sk,
 /* STARTUP and DRAIN.                                                      */
 
 /* Leaving STARTUP on loss/ECN: the flight we reached bounds inflight. */
-static void bbr2_handle_queue_too_high_in_startup(struct sock *sk)
+static void bbr2_handle_queue_too_high_in_startup(struct sock *sk,
+						  const struct bbr2_tunables *t)
 {
 	struct bbr2 *bbr = inet_csk_ca(sk);
-	u32 bdp = bbr2_inflight(sk, bbr2_max_bw(bbr), BBR_UNIT);
+	u32 bdp = bbr2_inflight(sk, bbr2_max_bw(bbr), BBR_UNIT, t);
 
 	bbr->full_bw_reached = 1;
 	bbr->inflight_hi = max(bdp, bbr->inflight_latest);
 }
 
 /* Leave STARTUP after full_ecn_cnt consecutive rounds of high CE ratio. */
-static void bbr2_check_ecn_too_high_in_startup(struct sock *sk, u32 ce_ratio)
+static void bbr2_check_ecn_too_high_in_startup(struct sock *sk, u32 ce_ratio,
+					       const struct bbr2_tunables *t)
 {
 	struct bbr2 *bbr = inet_csk_ca(sk);
-	u32 full_ecn_cnt = bbr2_param(FULL_ECN_CNT);
-	u32 ecn_thresh = bbr2_param(ECN_THRESH);
+	u32 full_ecn_cnt = bbr2_param(t, FULL_ECN_CNT);
+	u32 ecn_thresh = bbr2_param(t, ECN_THRESH);
 
 	if (bbr2_full_bw_reached(bbr) || !bbr->ecn_eligible ||
 	    !full_ecn_cnt || !ecn_thresh)
@@ -1494,15 +1276,16 @@ static void bbr2_check_ecn_too_high_in_startup(struct sock *sk, u32 ce_ratio)
 	else
 		bbr->startup_ecn_rounds = 0;
 	if (bbr->startup_ecn_rounds >= full_ecn_cnt)
-		bbr2_handle_queue_too_high_in_startup(sk);
+		bbr2_handle_queue_too_high_in_startup(sk, t);
 }
 
 /* Once per round: EWMA of the CE-marked fraction of delivered packets. */
 static void bbr2_update_ecn_alpha(struct sock *sk, const struct rate_sample *rs,
-				  const struct bbr2_ack *ack)
+				  const struct bbr2_ack *ack,
+				  const struct bbr2_tunables *t)
 {
 	struct bbr2 *bbr = inet_csk_ca(sk);
-	u32 gain = bbr2_param(ECN_ALPHA_GAIN);
+	u32 gain = bbr2_param(t, ECN_ALPHA_GAIN);
 	u32 ce_ratio, alpha;
 
 	/*
@@ -1510,8 +1293,8 @@ static void bbr2_update_ecn_alpha(struct sock *sk, const struct rate_sample *rs,
 	 * ecn_max_rtt_us does not switch the ECN response off.  The admin's
 	 * ecn_enable=0 (a v3 constant, a parameter here) does.
 	 */
-	bbr->ecn_eligible = bbr2_param(ECN_ENABLE) &&
-			    (bbr->ecn_eligible || bbr2_can_use_ecn(sk));
+	bbr->ecn_eligible = bbr2_param(t, ECN_ENABLE) &&
+			    (bbr->ecn_eligible || bbr2_can_use_ecn(sk, t));
 	if (!bbr->ecn_eligible || rs->delivered <= 0 || ack->delivered_ce < 0)
 		return;
 
@@ -1520,7 +1303,7 @@ static void bbr2_update_ecn_alpha(struct sock *sk, const struct rate_sample *rs,
 	alpha = ((BBR_UNIT - gain) * bbr->ecn_alpha + gain * ce_ratio) >>
 		BBR_SCALE;
 	bbr->ecn_alpha = min_t(u32, alpha, BBR_UNIT);
-	bbr2_check_ecn_too_high_in_startup(sk, ce_ratio);
+	bbr2_check_ecn_too_high_in_startup(sk, ce_ratio, t);
 }
 
 /*
@@ -1529,10 +1312,11 @@ static void bbr2_update_ecn_alpha(struct sock *sk, const struct rate_sample *rs,
  */
 static void bbr2_check_loss_too_high_in_startup(struct sock *sk,
 						const struct rate_sample *rs,
-						const struct bbr2_ack *ack)
+						const struct bbr2_ack *ack,
+						const struct bbr2_tunables *t)
 {
 	struct bbr2 *bbr = inet_csk_ca(sk);
-	u32 full_loss_cnt = bbr2_param(FULL_LOSS_CNT);
+	u32 full_loss_cnt = bbr2_param(t, FULL_LOSS_CNT);
 
 	if (bbr2_full_bw_reached(bbr))
 		return;
@@ -1541,8 +1325,8 @@ static void bbr2_check_loss_too_high_in_startup(struct sock *sk,
 	if (full_loss_cnt && bbr->loss_round_start &&
 	    inet_csk(sk)->icsk_ca_state == TCP_CA_Recovery &&
 	    bbr->loss_events_in_round >= full_loss_cnt &&
-	    bbr2_is_inflight_too_high(sk, rs, ack)) {
-		bbr2_handle_queue_too_high_in_startup(sk);
+	    bbr2_is_inflight_too_high(sk, rs, ack, t)) {
+		bbr2_handle_queue_too_high_in_startup(sk, t);
 		return;
 	}
 	if (bbr->loss_round_start)
@@ -1554,7 +1338,8 @@ static void bbr2_check_loss_too_high_in_startup(struct sock *sk,
  * filter has grown by full_bw_thresh since it last did.
  */
 static void bbr2_check_full_bw_reached_v2(struct sock *sk,
-					  const struct rate_sample *rs)
+					  const struct rate_sample *rs,
+					  const struct bbr2_tunables *t)
 {
 	struct bbr2 *bbr = inet_csk_ca(sk);
 	u32 max_bw = bbr2_max_bw(bbr);
@@ -1562,7 +1347,7 @@ static void bbr2_check_full_bw_reached_v2(struct sock *sk,
 	if (bbr2_full_bw_reached(bbr) || !bbr->round_start ||
 	    rs->is_app_limited)
 		return;
-	if (max_bw >= ((u64)bbr->full_bw * bbr2_param(FULL_BW_THRESH) >>
+	if (max_bw >= ((u64)bbr->full_bw * bbr2_param(t, FULL_BW_THRESH) >>
 		       BBR_SCALE)) {
 		bbr->full_bw = max_bw;
 		bbr->full_bw_cnt = 0;
@@ -1570,7 +1355,7 @@ static void bbr2_check_full_bw_reached_v2(struct sock *sk,
 	}
 	if (bbr->full_bw_cnt < 7)
 		bbr->full_bw_cnt++;
-	bbr->full_bw_reached = bbr->full_bw_cnt >= bbr2_param(FULL_BW_CNT);
+	bbr->full_bw_reached = bbr->full_bw_cnt >= bbr2_param(t, FULL_BW_CNT);
 }
 
 /*
@@ -1581,19 +1366,20 @@ static void bbr2_check_full_bw_reached_v2(struct sock *sk,
  */
 static void bbr2_check_full_bw_reached(struct sock *sk,
 				       const struct rate_sample *rs,
-				       const struct bbr2_ack *ack)
+				       const struct bbr2_ack *ack,
+				       const struct bbr2_tunables *t)
 {
 	struct bbr2 *bbr = inet_csk_ca(sk);
 	u64 bw_thresh;
 
-	if (bbr2_is_v2()) {
-		bbr2_check_full_bw_reached_v2(sk, rs);
+	if (bbr2_is_v2(t)) {
+		bbr2_check_full_bw_reached_v2(sk, rs, t);
 		return;
 	}
 	if (bbr->full_bw_now || rs->is_app_limited)
 		return;
 
-	bw_thresh = ((u64)bbr->full_bw * bbr2_param(FULL_BW_THRESH)) >>
+	bw_thresh = ((u64)bbr->full_bw * bbr2_param(t, FULL_BW_THRESH)) >>
 		    BBR_SCALE;
 	if (ack->sample_bw >= bw_thresh) {
 		bbr2_reset_full_bw(bbr);
@@ -1604,12 +1390,12 @@ static void bbr2_check_full_bw_reached(struct sock *sk,
 		return;
 	if (bbr->full_bw_cnt < 7)
 		bbr->full_bw_cnt++;
-	bbr->full_bw_now = bbr->full_bw_cnt >= bbr2_param(FULL_BW_CNT);
+	bbr->full_bw_now = bbr->full_bw_cnt >= bbr2_param(t, FULL_BW_CNT);
 	bbr->full_bw_reached |= bbr->full_bw_now;
 }
 
 /* Pipe full: drain the queue STARTUP built, then enter PROBE_BW. */
-static void bbr2_check_drain(struct sock *sk)
+static void bbr2_check_drain(struct sock *sk, const struct bbr2_tunables *t)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct bbr2 *bbr = inet_csk_ca(sk);
@@ -1622,22 +1408,23 @@ static void bbr2_check_drain(struct sock *sk)
 		 * (ss, tcp_info) that STARTUP is over.
 		 */
 		tp->snd_ssthresh = bbr2_inflight(sk, bbr2_max_bw(bbr),
-						 BBR_UNIT);
+						 BBR_UNIT, t);
 		bbr2_reset_congestion_signals(bbr);
 	}
 	if (bbr->mode != BBR2_DRAIN)
 		return;
-	bdp = bbr2_inflight(sk, bbr2_max_bw(bbr), BBR_UNIT);
-	if (bbr2_packets_in_net_at_edt(sk, tcp_packets_in_flight(tp)) <= bdp) {
+	bdp = bbr2_inflight(sk, bbr2_max_bw(bbr), BBR_UNIT, t);
+	if (bbr2_packets_in_net_at_edt(sk, tcp_packets_in_flight(tp), t) <=
+	    bdp) {
 		bbr->mode = BBR2_PROBE_BW;
-		bbr2_start_bw_probe_down(sk);
+		bbr2_start_bw_probe_down(sk, t);
 	}
 }
 
 /* ---------------------------------------------------------------------- */
 /* min_rtt and PROBE_RTT.                                                  */
 
-static void bbr2_exit_probe_rtt(struct sock *sk)
+static void bbr2_exit_probe_rtt(struct sock *sk, const struct bbr2_tunables *t)
 {
 	struct bbr2 *bbr = inet_csk_ca(sk);
 
@@ -1649,14 +1436,15 @@ static void bbr2_exit_probe_rtt(struct sock *sk)
 		 * for a friendly, random next probe; inflight is below the
 		 * BDP now, so we can go straight to cruising.
 		 */
-		bbr2_start_bw_probe_down(sk);
-		bbr2_start_bw_probe_cruise(bbr);
+		bbr2_start_bw_probe_down(sk, t);
+		bbr2_start_bw_probe_cruise(bbr, t);
 	} else {
 		bbr->mode = BBR2_STARTUP;
 	}
 }
 
-static void bbr2_check_probe_rtt_done(struct sock *sk)
+static void bbr2_check_probe_rtt_done(struct sock *sk,
+				      const struct bbr2_tunables *t)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct bbr2 *bbr = inet_csk_ca(sk);
@@ -1666,58 +1454,43 @@ static void bbr2_check_probe_rtt_done(struct sock *sk)
 		return;
 	bbr->probe_rtt_min_stamp = tcp_jiffies32;	/* next one in 5 s */
 	tcp_snd_cwnd_set(tp, max(tcp_snd_cwnd(tp), bbr->prior_cwnd));
-	bbr2_exit_probe_rtt(sk);
+	bbr2_exit_probe_rtt(sk, t);
 }
 
-static u32 bbr2_probe_rtt_win_jiffies(void)
+static u32 bbr2_probe_rtt_win_jiffies(const struct bbr2_tunables *t)
 {
-	u32 win_ms = min_t(u32, bbr2_param(PROBE_RTT_WIN_MS),
-			   bbr2_param(MIN_RTT_WIN_SEC) * MSEC_PER_SEC);
+	u32 win_ms = min_t(u32, bbr2_param(t, PROBE_RTT_WIN_MS),
+			   bbr2_param(t, MIN_RTT_WIN_SEC) * MSEC_PER_SEC);
 
 	return msecs_to_jiffies(win_ms);
 }
 
-/*
- * Has min_rtt outlived its window?  loss_mode 1 shortens the window to one
- * and a half PROBE_RTT intervals (7.5 s) when the last PROBE_RTT measured
- * more than a quarter above min_rtt: a queue that a PROBE_RTT could not
- * drain, of a size that only a loss-based competitor keeps (BBR flows
- * drain theirs together in PROBE_RTT, and a shallow buffer's holds a few
- * ms).  That queue is part of the path's RTT for as long as the
- * competitor runs; v3's 10 s keep the empty path's min_rtt over two
- * PROBE_RTTs, and with it a cwnd cap (cwnd_gain x bw x min_rtt) that
- * CUBIC's queue makes bind: a flow against CUBIC in a 2-BDP buffer held
- * 0.36-0.45 of the link over 20 s (design.rst, "The min_rtt window").
- * The half interval lets the window end after the next PROBE_RTT has
- * measured, not at its start, when the only sample is one taken over the
- * queue.
- */
-static bool bbr2_min_rtt_expired(const struct bbr2 *bbr, u32 probe_rtt_win)
+/* Has min_rtt outlived its window (min_rtt_win_sec; see the loss mode)? */
+static bool bbr2_min_rtt_expired(const struct bbr2 *bbr, u32 probe_rtt_win,
+				 const struct bbr2_tunables *t)
 {
-	u64 min_rtt = bbr->min_rtt_us;
-	u32 win = bbr2_param(MIN_RTT_WIN_SEC) * HZ;
+	u32 win = bbr2_param(t, MIN_RTT_WIN_SEC) * HZ;
 
-	if (bbr2_loss_mode() &&
-	    bbr->probe_rtt_min_us > min_rtt + (min_rtt >> 2))
-		win = min(win, probe_rtt_win * 3 / 2);
+	win = bbr2_loss_mode_min_rtt_win(bbr, win, probe_rtt_win);
 	return after(tcp_jiffies32, bbr->min_rtt_stamp + win);
 }
 
 /*
- * Two min filters: min_rtt over min_rtt_win_sec (10 s; loss_mode 1 may
- * shorten it, bbr2_min_rtt_expired()), used for the BDP, and probe_rtt_min
+ * Two min filters: min_rtt over min_rtt_win_sec (10 s; the loss mode may
+ * shorten it), used for the BDP, and probe_rtt_min
  * over probe_rtt_win_ms (5 s), whose expiry schedules PROBE_RTT.  In
  * PROBE_RTT, cwnd is held at probe_rtt_cwnd for probe_rtt_mode_ms and at
  * least one round, so that the queue drains and every flow sharing it sees
  * the true propagation delay.  Flows that are idle or app-limited now and
  * then refresh min_rtt for free and never pay for PROBE_RTT.
  */
-static void bbr2_update_min_rtt(struct sock *sk, const struct rate_sample *rs)
+static void bbr2_update_min_rtt(struct sock *sk, const struct rate_sample *rs,
+				const struct bbr2_tunables *t)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct bbr2 *bbr = inet_csk_ca(sk);
-	u32 probe_rtt_mode_ms = bbr2_param(PROBE_RTT_MODE_MS);
-	u32 probe_rtt_win = bbr2_probe_rtt_win_jiffies();
+	u32 probe_rtt_mode_ms = bbr2_param(t, PROBE_RTT_MODE_MS);
+	u32 probe_rtt_win = bbr2_probe_rtt_win_jiffies(t);
 	bool probe_rtt_expired, min_rtt_expired;
 	u32 done;
 
@@ -1730,7 +1503,7 @@ static void bbr2_update_min_rtt(struct sock *sk, const struct rate_sample *rs)
 		bbr->probe_rtt_min_us = min_t(u64, rs->rtt_us, U32_MAX - 1);
 		bbr->probe_rtt_min_stamp = tcp_jiffies32;
 	}
-	min_rtt_expired = bbr2_min_rtt_expired(bbr, probe_rtt_win);
+	min_rtt_expired = bbr2_min_rtt_expired(bbr, probe_rtt_win, t);
 	if (bbr->probe_rtt_min_us <= bbr->min_rtt_us || min_rtt_expired) {
 		bbr->min_rtt_us = bbr->probe_rtt_min_us;
 		bbr->min_rtt_stamp = bbr->probe_rtt_min_stamp;
@@ -1749,7 +1522,7 @@ static void bbr2_update_min_rtt(struct sock *sk, const struct rate_sample *rs)
 		/* Low-rate samples taken now say nothing about the path. */
 		tp->app_limited = (tp->delivered + tcp_packets_in_flight(tp)) ? : 1;
 		if (!bbr->probe_rtt_done_stamp &&
-		    tcp_packets_in_flight(tp) <= bbr2_probe_rtt_cwnd(sk)) {
+		    tcp_packets_in_flight(tp) <= bbr2_probe_rtt_cwnd(sk, t)) {
 			done = tcp_jiffies32 + msecs_to_jiffies(probe_rtt_mode_ms);
 			bbr->probe_rtt_done_stamp = done ? : 1;	/* 0: unset */
 			bbr->probe_rtt_round_done = 0;
@@ -1758,7 +1531,7 @@ static void bbr2_update_min_rtt(struct sock *sk, const struct rate_sample *rs)
 			if (bbr->round_start)
 				bbr->probe_rtt_round_done = 1;
 			if (bbr->probe_rtt_round_done)
-				bbr2_check_probe_rtt_done(sk);
+				bbr2_check_probe_rtt_done(sk, t);
 		}
 	}
 	/* An idle restart ends with the first ACK of new data. */
@@ -1770,18 +1543,20 @@ static void bbr2_update_min_rtt(struct sock *sk, const struct rate_sample *rs)
 /* The per-ACK data flow.                                                  */
 
 static void bbr2_update_model(struct sock *sk, const struct rate_sample *rs,
-			      const struct bbr2_ack *ack)
+			      const struct bbr2_ack *ack,
+			      const struct bbr2_tunables *t)
 {
-	bbr2_update_congestion_signals(sk, rs, ack);
-	bbr2_update_ack_aggregation(sk, rs);
-	bbr2_check_loss_too_high_in_startup(sk, rs, ack);
-	bbr2_check_full_bw_reached(sk, rs, ack);
-	bbr2_check_drain(sk);
-	bbr2_update_cycle_phase(sk, rs, ack);
-	bbr2_update_min_rtt(sk, rs);
+	bbr2_update_congestion_signals(sk, rs, ack, t);
+	bbr2_update_ack_aggregation(sk, rs, t);
+	bbr2_check_loss_too_high_in_startup(sk, rs, ack, t);
+	bbr2_check_full_bw_reached(sk, rs, ack, t);
+	bbr2_check_drain(sk, t);
+	bbr2_update_cycle_phase(sk, rs, ack, t);
+	bbr2_update_min_rtt(sk, rs, t);
 }
 
-void bbr2_main(struct sock *sk, const struct rate_sample *rs)
+void bbr2_main(struct sock *sk, const struct rate_sample *rs,
+	       const struct bbr2_tunables *t)
 {
 	struct bbr2 *bbr = inet_csk_ca(sk);
 	struct bbr2_ack ack;
@@ -1802,7 +1577,7 @@ void bbr2_main(struct sock *sk, const struct rate_sample *rs)
 	if (bbr->round_start) {
 		bbr->rounds_since_probe = min(bbr->rounds_since_probe + 1U,
 					      0xFFU);
-		bbr2_update_ecn_alpha(sk, rs, &ack);
+		bbr2_update_ecn_alpha(sk, rs, &ack, t);
 	}
 	/*
 	 * An ECE that in_ack_event() noted counts for this round.  Written
@@ -1814,15 +1589,14 @@ void bbr2_main(struct sock *sk, const struct rate_sample *rs)
 		bbr->ece_pending = 0;
 	}
 
-	if (unlikely(bbr2_loss_mode()))
-		bbr2_note_low_rtt(sk, rs);
+	bbr2_note_low_rtt(sk, rs);
 	bbr2_update_latest_delivery_signals(sk, rs, &ack);
-	bbr2_update_model(sk, rs, &ack);
+	bbr2_update_model(sk, rs, &ack, t);
 
 	bw = bbr2_bw(bbr);
-	bbr2_set_pacing_rate(sk, bw, bbr2_pacing_gain(bbr));
-	bbr2_set_cwnd(sk, rs, bw, bbr2_cwnd_gain(bbr));
-	bbr2_bound_cwnd_for_inflight_model(sk);
+	bbr2_set_pacing_rate(sk, bw, bbr2_pacing_gain(bbr, t), t);
+	bbr2_set_cwnd(sk, rs, bw, bbr2_cwnd_gain(bbr, t), t);
+	bbr2_bound_cwnd_for_inflight_model(sk, t);
 
 	bbr2_advance_latest_delivery_signals(sk, rs, &ack);
 	bbr->prev_ca_state = inet_csk(sk)->icsk_ca_state;
@@ -1833,13 +1607,14 @@ void bbr2_main(struct sock *sk, const struct rate_sample *rs)
 /* ---------------------------------------------------------------------- */
 /* Other hooks.                                                            */
 
-void bbr2_init(struct sock *sk)
+void bbr2_init(struct sock *sk, const struct bbr2_tunables *t)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct bbr2 *bbr = inet_csk_ca(sk);
 
 	memset(bbr, 0, sizeof(*bbr));
 	bbr->initialized = 1;
+	bbr2_latch_loss_mode(bbr, t);
 	bbr->init_cwnd = min(0x7FU, tcp_snd_cwnd(tp));
 	bbr->prior_cwnd = tp->prior_cwnd;
 	tp->snd_ssthresh = TCP_INFINITE_SSTHRESH;
@@ -1850,7 +1625,7 @@ void bbr2_init(struct sock *sk)
 	bbr->probe_rtt_min_stamp = tcp_jiffies32;
 	bbr->min_rtt_us = tcp_min_rtt(tp);
 	bbr->min_rtt_stamp = tcp_jiffies32;
-	bbr2_init_pacing_rate_from_rtt(sk);
+	bbr2_init_pacing_rate_from_rtt(sk, t);
 
 	bbr->mode = BBR2_STARTUP;
 	bbr->ack_epoch_stamp_us = bbr2_now_us(tp);
@@ -1864,7 +1639,7 @@ void bbr2_init(struct sock *sk)
 	bbr->inflight_hi = ~0U;
 	bbr->undo_inflight_hi = ~0U;
 	bbr->ack_phase = BBR2_ACKS_INIT;
-	bbr->ecn_alpha = bbr2_param(ECN_ALPHA_INIT);
+	bbr->ecn_alpha = bbr2_param(t, ECN_ALPHA_INIT);
 
 	/* BBR needs pacing: ask TCP to pace if no fq qdisc does it. */
 	cmpxchg(&sk->sk_pacing_status, SK_PACING_NONE, SK_PACING_NEEDED);
@@ -1894,14 +1669,14 @@ u32 bbr2_ssthresh(struct sock *sk)
  * where it was unless a loss round of the recovery cut it (v3 would undo
  * that cut too; the next bw probe resets it).
  */
-u32 bbr2_undo_cwnd(struct sock *sk)
+u32 bbr2_undo_cwnd(struct sock *sk, const struct bbr2_tunables *t)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct bbr2 *bbr = inet_csk_ca(sk);
 
 	bbr2_reset_full_bw(bbr);	/* the slowdown was not the pipe */
 	bbr->loss_in_round = 0;
-	if (!bbr2_param(UNDO))
+	if (!bbr2_param(t, UNDO))
 		return tcp_snd_cwnd(tp);
 	if (!bbr->undo_bw_lo_set)
 		bbr->bw_lo = ~0U;
@@ -1911,7 +1686,8 @@ u32 bbr2_undo_cwnd(struct sock *sk)
 	return max(bbr->prior_cwnd, tcp_snd_cwnd(tp));
 }
 
-void bbr2_set_state(struct sock *sk, u8 new_state)
+void bbr2_set_state(struct sock *sk, u8 new_state,
+		    const struct bbr2_tunables *t)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct bbr2 *bbr = inet_csk_ca(sk);
@@ -1929,7 +1705,7 @@ void bbr2_set_state(struct sock *sk, u8 new_state)
 		/* Let the next loss round cut from the pre-RTO cwnd. */
 		if (!bbr2_is_probing_bandwidth(bbr) &&
 		    bbr->inflight_lo == ~0U)
-			bbr->inflight_lo = bbr2_is_v2() ? bbr->prior_cwnd :
+			bbr->inflight_lo = bbr2_is_v2(t) ? bbr->prior_cwnd :
 					   max(tcp_snd_cwnd(tp),
 					       bbr->prior_cwnd);
 	} else if (new_state == TCP_CA_CWR && !bbr->ece_pending) {
@@ -1948,7 +1724,7 @@ void bbr2_set_state(struct sock *sk, u8 new_state)
 }
 
 /* First transmit with nothing in flight (CA_EVENT_TX_START). */
-void bbr2_cwnd_event_tx_start(struct sock *sk)
+void bbr2_cwnd_event_tx_start(struct sock *sk, const struct bbr2_tunables *t)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct bbr2 *bbr = inet_csk_ca(sk);
@@ -1961,19 +1737,20 @@ void bbr2_cwnd_event_tx_start(struct sock *sk)
 	bbr->ack_epoch_acked = 0;
 	/* No need to go faster than bw: don't overflow buffers on restart. */
 	if (bbr->mode == BBR2_PROBE_BW)
-		bbr2_set_pacing_rate(sk, bbr2_bw(bbr), BBR_UNIT);
+		bbr2_set_pacing_rate(sk, bbr2_bw(bbr), BBR_UNIT, t);
 	else if (bbr->mode == BBR2_PROBE_RTT)
-		bbr2_check_probe_rtt_done(sk);
+		bbr2_check_probe_rtt_done(sk, t);
 }
 
 /*
  * Kernels before 7.1 report TX_START here; later ones call
  * cwnd_event_tx_start() directly and never pass it to cwnd_event().
  */
-void bbr2_cwnd_event(struct sock *sk, enum tcp_ca_event event)
+void bbr2_cwnd_event(struct sock *sk, enum tcp_ca_event event,
+		     const struct bbr2_tunables *t)
 {
 	if (event == CA_EVENT_TX_START)
-		bbr2_cwnd_event_tx_start(sk);
+		bbr2_cwnd_event_tx_start(sk, t);
 }
 
 /* Runs before cong_control() for the same ACK: note an ECN echo. */
@@ -1997,7 +1774,7 @@ u32 bbr2_sndbuf_expand(struct sock *sk)
  * cwnd_gain of 0.5 and PROBE_BW phases show their pacing gains.
  */
 size_t bbr2_get_info(struct sock *sk, u32 ext, int *attr,
-		     union tcp_cc_info *info)
+		     union tcp_cc_info *info, const struct bbr2_tunables *t)
 {
 	const struct bbr2 *bbr = inet_csk_ca(sk);
 	u64 bw;
@@ -2011,8 +1788,8 @@ size_t bbr2_get_info(struct sock *sk, u32 ext, int *attr,
 	info->bbr.bbr_bw_lo = (u32)bw;
 	info->bbr.bbr_bw_hi = (u32)(bw >> 32);
 	info->bbr.bbr_min_rtt = bbr->min_rtt_us;
-	info->bbr.bbr_pacing_gain = bbr2_pacing_gain(bbr);
-	info->bbr.bbr_cwnd_gain = bbr2_cwnd_gain(bbr);
+	info->bbr.bbr_pacing_gain = bbr2_pacing_gain(bbr, t);
+	info->bbr.bbr_cwnd_gain = bbr2_cwnd_gain(bbr, t);
 	*attr = INET_DIAG_BBRINFO;
 	return sizeof(info->bbr);
 }

@@ -5,14 +5,15 @@
  * Every tunable is a global module parameter under
  * /sys/module/tcp_bbr2/parameters/, with the names and units of Google's
  * BBRv2 alpha release where one existed, so that existing DTN scripts keep
- * working.  The ACK path reads each value with READ_ONCE() where it uses
- * it, so a write takes effect on the next ACK of every bbr2 socket.
+ * working.  All of them together, the version included, form one
+ * struct bbr2_tunables; a write takes effect, whole, on the next hook
+ * invocation of every bbr2 socket.
  *
  * Units: gains and fractions are in 1/256 (BBR_UNIT = 256 = 1.0).
  *
  * bbr2_param_table[] (bbr2_params.c) holds, for each scalar parameter, its
- * live value, its BBRv3 and BBRv2 (v2alpha) defaults and its inclusive
- * range; tcp_bbr2_main.c exposes each entry with a description.
+ * name, its BBRv3 and BBRv2 (v2alpha) defaults and its inclusive range;
+ * tcp_bbr2_main.c exposes each entry with a description.
  */
 #ifndef _BBR2_PARAMS_H
 #define _BBR2_PARAMS_H
@@ -63,20 +64,13 @@ enum bbr2_param_id {
 
 struct bbr2_param {
 	const char *name;
-	u32 value;		/* live value, read in the ACK path */
 	u32 v3_default;
 	u32 v2_default;
 	u32 min;		/* inclusive range enforced on every write */
 	u32 max;
 };
 
-extern struct bbr2_param bbr2_param_table[BBR2_NR_PARAMS];
-
-/* Current value of a scalar parameter, e.g. bbr2_param(LOSS_THRESH). */
-#define bbr2_param(id)	READ_ONCE(bbr2_param_table[BBR2_PARAM_##id].value)
-
-/* 2: v2alpha behaviour, 3: BBRv3 (default). */
-extern u32 bbr2_version;
+extern const struct bbr2_param bbr2_param_table[BBR2_NR_PARAMS];
 
 /*
  * PROBE_BW pacing gains, indexed by enum bbr2_cycle_phase: UP, DOWN,
@@ -87,11 +81,42 @@ extern u32 bbr2_version;
 #define BBR2_PHASES		4
 #define BBR2_PACING_GAIN_MIN	1
 #define BBR2_PACING_GAIN_MAX	1023
-extern u32 bbr2_pacing_gain_cycle[BBR2_CYCLE_LEN];
 
-int bbr2_param_parse_u32(const struct bbr2_param *param, const char *buf,
-			 u32 *out);
-int bbr2_param_parse_pacing_gain(const char *buf, u32 gains[BBR2_CYCLE_LEN]);
-int bbr2_param_set_version(u32 version);
+/* Cross-parameter rules (bbr2_tunables_check()). */
+#define BBR2_CRUISE_GAIN_MIN	192		/* CRUISE, REFILL >= 0.75 */
+#define BBR2_PROBE_WAIT_MIN_US	500000		/* base + rand probe wait */
+
+/* explicit_mask bit of pacing_gain; bit N < BBR2_NR_PARAMS: parameter N */
+#define BBR2_EXPLICIT_PACING_GAIN	BBR2_NR_PARAMS
+
+/*
+ * One complete, validated set of tunables.  A set is never modified once
+ * the ACK path can see it: a write builds a new set from a copy of the
+ * active one and publishes it whole (tcp_bbr2_main.c), so every hook
+ * invocation reads the one set it loaded at its entry.
+ */
+struct bbr2_tunables {
+	u32	param[BBR2_NR_PARAMS];		/* enum bbr2_param_id */
+	u32	pacing_gain[BBR2_CYCLE_LEN];	/* enum bbr2_cycle_phase */
+	u32	version;		/* 2: v2alpha behaviour, 3: BBRv3 */
+	u32	reserved;
+	u64	explicit_mask;		/* set by the admin, kept by version */
+};
+
+/* A scalar parameter of set t, e.g. bbr2_param(t, LOSS_THRESH). */
+#define bbr2_param(t, id)	((t)->param[BBR2_PARAM_##id])
+
+/* The BBRv3 defaults, nothing set explicitly: the set at module load. */
+extern const struct bbr2_tunables bbr2_tunables_boot;
+
+/* Longest message bbr2_tunables_write() leaves in its why buffer. */
+#define BBR2_WHY_LEN		192
+
+int bbr2_tunables_write(struct bbr2_tunables *t, const char *name,
+			const char *val, char *why, size_t why_len);
+int bbr2_tunables_read(const struct bbr2_tunables *t, const char *name,
+		       char *buf, size_t len);
+int bbr2_tunables_check(const struct bbr2_tunables *t, char *why,
+			size_t why_len);
 
 #endif /* _BBR2_PARAMS_H */

@@ -1,53 +1,66 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Build the DKMS Debian package tcp-bbr2-dkms_VERSION_all.deb from this tree.
+# Build the Debian packages of this tree with dpkg-buildpackage (debian/,
+# dh-dkms) in a copy of it, and put them in OUTDIR:
 #
-#   build-deb.sh VERSION OUTDIR     (make deb)
+#   build-deb.sh [OUTDIR]        (make deb; OUTDIR defaults to the top of the tree)
 #
-# The package ships the module source in /usr/src/tcp_bbr2-VERSION, which
-# its postinst registers with DKMS and builds for every installed kernel
-# with headers; prerm removes it from DKMS again.  The snippets that make
-# bbr2 the default are installed as examples only, never enabled.
+# tcp-bbr2-dkms and bbr2-status always; bbr2-bpf on amd64 when its build
+# dependencies (clang, bpftool, libbpf-dev, ...) are installed, else the
+# build profile pkg.tcp-bbr2.nobpf leaves it out.  The copy holds the
+# files git tracks (all of them outside a git checkout), so that what a
+# build leaves in the tree never reaches the packages.  The maintainer is
+# DEBFULLNAME <DEBEMAIL> when DEBEMAIL is set, else debian/control's.
 set -euo pipefail
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
-version=${1:?usage: build-deb.sh VERSION OUTDIR}
-out=$(cd "${2:?usage: build-deb.sh VERSION OUTDIR}" && pwd)
-pkg=tcp-bbr2-dkms
+out=$(cd "${1:-$REPO}" && pwd)
 
-dkms_version=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$REPO/dkms.conf")
-if [ "$dkms_version" != "$version" ]; then
-	echo "build-deb.sh: dkms.conf has version $dkms_version, the module $version" >&2
-	exit 1
-fi
+for tool in dpkg-buildpackage dpkg-parsechangelog dh dh_dkms; do
+	command -v "$tool" >/dev/null || {
+		echo "build-deb.sh: $tool missing (apt install dpkg-dev debhelper dh-dkms)" >&2
+		exit 1
+	}
+done
+version=$(dpkg-parsechangelog -l "$REPO/debian/changelog" -S Version)
 
 stage=$(mktemp -d "${TMPDIR:-/tmp}/tcp-bbr2-deb.XXXXXX")
 trap 'rm -rf "$stage"' EXIT
-root=$stage/root
-src=$root/usr/src/tcp_bbr2-$version
-doc=$root/usr/share/doc/$pkg
+src=$stage/tcp-bbr2-$version
+mkdir "$src"
+if git -C "$REPO" rev-parse --show-toplevel >/dev/null 2>&1 &&
+   [ "$(git -C "$REPO" rev-parse --show-toplevel)" = "$REPO" ]; then
+	# tracked files as they are in the work tree, deleted ones left out
+	while IFS= read -r -d '' f; do
+		[ -e "$REPO/$f" ] || [ -L "$REPO/$f" ] && printf '%s\0' "$f"
+	done < <(git -C "$REPO" ls-files -z) |
+		tar -C "$REPO" --null -T - -cf - | tar -C "$src" -xf -
+else
+	tar -C "$REPO" --exclude=./selftests/results --exclude=./bpf/build \
+		--exclude='*.o' --exclude='*.ko' --exclude='*.deb' -cf - . | tar -C "$src" -xf -
+fi
 
-mkdir -p "$src" "$doc/examples" "$root/DEBIAN"
-cp -r "$REPO/Kbuild" "$REPO/Makefile" "$REPO/dkms.conf" "$REPO/src" "$REPO/include" "$src/"
-# nothing a build in the worktree left behind
-find "$src" \( -name '*.o' -o -name '*.ko' -o -name '*.cmd' -o -name '*.mod' \
-	-o -name '*.mod.c' \) -delete
-cp "$REPO/tools/deb/copyright" "$doc/copyright"
-cp "$REPO/tools/deb/modules-load.conf" "$doc/examples/tcp_bbr2.conf"
-cp "$REPO/tools/deb/sysctl.conf" "$doc/examples/90-tcp-bbr2.conf"
-[ -r "$REPO/Documentation/admin-guide.rst" ] &&
-	cp "$REPO/Documentation/admin-guide.rst" "$doc/"
-
-size=$(du -sk "$root" | cut -f1)
-sed -e "s/@VERSION@/$version/" -e "s/@SIZE@/$size/" \
-	"$REPO/tools/deb/control" >"$root/DEBIAN/control"
-for script in postinst prerm; do
-	sed "s/@VERSION@/$version/" "$REPO/tools/deb/$script" >"$root/DEBIAN/$script"
-	chmod 0755 "$root/DEBIAN/$script"
+opts=(-us -uc)
+if ! (cd "$src" && dpkg-checkbuilddeps) >/dev/null 2>&1; then
+	(cd "$src" && dpkg-checkbuilddeps -Ppkg.tcp-bbr2.nobpf) || exit 1
+	echo "build-deb.sh: the BPF build's dependencies are missing: building without bbr2-bpf (profile pkg.tcp-bbr2.nobpf)" >&2
+	opts+=(-Ppkg.tcp-bbr2.nobpf)
+fi
+if [ -n "${DEBEMAIL:-}" ]; then
+	case $DEBEMAIL in
+	*"<"*) maint=$DEBEMAIL ;;
+	*) maint="${DEBFULLNAME:-${DEBEMAIL%%@*}} <$DEBEMAIL>" ;;
+	esac
+	opts+=("-m$maint" "-e$maint" "--source-option=-DMaintainer=$maint")
+fi
+(cd "$src" && dpkg-buildpackage "${opts[@]}") >"$stage/build.log" 2>&1 || {
+	tail -n 40 "$stage/build.log" >&2
+	echo "build-deb.sh: dpkg-buildpackage failed" >&2
+	exit 1
+}
+for f in "$stage"/*.deb "$stage"/*.dsc "$stage"/*.tar.* "$stage"/*.changes "$stage"/*.buildinfo; do
+	[ -e "$f" ] || continue
+	cp "$f" "$out/"
+	echo "$out/${f##*/}"
 done
-find "$root" -type d -exec chmod 0755 {} +
-find "$root" -type f ! -path "$root/DEBIAN/*" -exec chmod 0644 {} +
-
-dpkg-deb --root-owner-group -Zxz --build "$root" "$out/${pkg}_${version}_all.deb" >/dev/null
-echo "$out/${pkg}_${version}_all.deb"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+/* API: cong_control rate_sample */
 /* 6.10: cong_control() also gets the ACK's sequence number and flags. */
 #include <net/tcp.h>
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+/* API: cwnd_event_tx_start */
 /*
  * 7.1: CA_EVENT_TX_START (first send after idle) goes to its own op and no
  * longer reaches cwnd_event().

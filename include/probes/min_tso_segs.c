@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+/* API: min_tso_segs */
 /* Stock kernels: min_tso_segs(sk) sets the floor of a TSO burst. */
 #include <net/tcp.h>
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+/* API: delivered_ce */
 /* 5.16: a rate sample counts the CE-marked packets it delivered. */
 #include <net/tcp.h>
 

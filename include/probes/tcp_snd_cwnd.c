@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+/* API: tcp_snd_cwnd */
 /* 5.19: the congestion window is read and set through accessors. */
 #include <net/tcp.h>
 

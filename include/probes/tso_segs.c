@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+/* API: tso_segs */
 /* Google's BBRv3 patch: tso_segs(sk, mss) chooses the whole TSO burst. */
 #include <net/tcp.h>
 

@@ -8,7 +8,7 @@
 #
 # Each iteration boots two kernels, each once, under QEMU TCG (2 vCPUs, 2G):
 #   1. the peer kernel V3_KERNEL (a bzImage with everything built in and no
-#      module support, e.g. ../shared/kernels/bbr3-6.12.117/bzImage) from an
+#      module support: Documentation/results/peers.rst says how to build one) from an
 #      initramfs built here from the host's own files (static busybox, bash,
 #      ip, tc, ss, ping, iperf3, ethtool, python3 with the stdlib modules the
 #      scripts import, the shared libraries ldd lists, tc's netem tables) and
@@ -20,9 +20,9 @@
 #      kernels run the same userspace from RAM under the same QEMU command
 #      (DEBIAN_BOOT=initramfs); DEBIAN_BOOT=vng boots it through vm-run
 #      (virtme-ng, the host's root over 9p) as the test suite does.  Through
-#      9p every exec and file read is emulated I/O: the guests differed in
-#      more than their BBR before session 10 (cubic's 16 flows got 40.6
-#      Mbit/s in the 9p guest).
+#      9p every exec and file read is emulated I/O, so the two guests
+#      would differ in more than their BBR (cubic's 16 flows carry less
+#      in the 9p guest).
 # In both, peers-guest.sh runs the scenarios on ../net/lib.sh's dumbbell
 # (sender with fq -> netem delay/loss -> tbf bottleneck -> receiver) after
 # lib.sh's capacity check (cubic must carry the link) and samples

@@ -4,10 +4,10 @@
 # The set-up scripts on a machine that has none of what they install.
 #
 # CI runs on a machine where the test bed is installed already, so the
-# branches a new user takes ("not installed yet") never run there: once
-# `make demo` died on every fresh machine while CI stayed green (under
-# set -euo pipefail, `pip show virtme-ng` exiting 1 for an absent package
-# ended setup-deps.sh without a word).  This test takes every such branch:
+# branches a new user takes ("not installed yet") never run there, and a
+# bug in them (under set -euo pipefail, `pip show virtme-ng` exiting 1 for
+# an absent package ends setup-deps.sh without a word) would break
+# `make demo` on every fresh machine unseen.  This test takes every such branch:
 #
 #   setup-deps.sh          Debian packages, the pinned kernels, virtme-ng and
 #                          its vng command, each absent; then each present;

@@ -47,6 +47,7 @@ FUNCTIONAL_TESTS="
 BPF_FUNCTIONAL_TESTS="
 	bbr2_bpf_loads_tunes_and_unloads
 	bbr2_bpf_admin_guide_commands_work
+	bbr2_bpf_boot_unit_and_status
 	bbr2_selectable_by_sysctl_route_and_socket
 "
 CAPACITY_TEST=link_capacity_not_cpu_bound

@@ -66,6 +66,9 @@ if [ $host_only = 0 ]; then
 	done
 	# the build matrix's sid chroot; the DKMS and .deb packaging test
 	pkgs+=(debootstrap dkms)
+	# make deb and make rpm, and their checks (selftests/packaging):
+	# dh-dkms, lintian, rpmbuild, rpmlint, systemd-analyze
+	pkgs+=(dpkg-dev debhelper dh-dkms lintian rpm rpmlint systemd)
 fi
 
 missing=()

@@ -14,8 +14,12 @@ fuzz:  random bytes, empty, out of range, huge, negative, junk around
        fail with EINVAL and leave every parameter as it was; a write it
        accepts must read back in range.
 churn: until STOP_FILE exists, rewrite parameters with random valid values
-       (read back exactly) and invalid ones (rejected, value unchanged), as
-       fast as one process can, while connections run.
+       (read back exactly, or refused whole by a rule between parameters)
+       and invalid ones (rejected, value unchanged), and flip version,
+       loss_mode and ecn_enable, as fast as one process can, while
+       connections run.
+
+Both end by writing "default" to every parameter: the module's defaults.
 
 Prints one JSON object; exit status 0 only if no write misbehaved.
 """
@@ -84,7 +88,8 @@ def valid_value(name, rng, r):
         return str(r.choice((2, 3)))
     if name == "pacing_gain":
         up, down = r.randint(257, GAIN_MAX), r.randint(GAIN_MIN, 255)
-        gains = [up, down] + [256] * (r.choice((4, 8)) - 2)
+        cruise, refill = r.randint(192, GAIN_MAX), r.randint(192, GAIN_MAX)
+        gains = [up, down, cruise, refill] + [256] * (r.choice((4, 8)) - 4)
         return ",".join(map(str, gains))
     lo, hi = rng[name]
     return str(r.choice((lo, hi, r.randint(lo, hi))))
@@ -97,7 +102,7 @@ NUMBER_BYTES = frozenset(b"0123456789abcdefABCDEFxX+,\n")
 
 def random_junk(r):
     """1-63 random bytes that cannot parse as a number: b"1" is as random
-    as any other byte string, and a valid write (CI saw one accepted)."""
+    as any other byte string, and a valid write would be accepted."""
     while True:
         data = bytes(r.randrange(1, 256) for _ in range(r.randrange(1, 64)))
         if not NUMBER_BYTES.issuperset(data):
@@ -133,6 +138,17 @@ def invalid_value(name, rng, r):
     return "%d" % (hi + r.randint(1, 1 << 40))
 
 
+def reset(names):
+    """Every parameter back to following the version's default (twice: a
+    rule between two parameters may refuse the first); version=3 on a
+    module that does not know "default"."""
+    for _ in range(2):
+        for n in names:
+            write(n, "default")
+    if write("version", "default"):
+        write("version", "3")
+
+
 def snapshot(names):
     return {n: read(n) for n in names}
 
@@ -146,7 +162,7 @@ def fuzz(args, names, rng):
     r = random.Random(args.seed)
     res = {"params": len(names), "writes": 0, "rejected": 0, "accepted": 0,
            "bad": [], "not_einval": 0}
-    write("version", "3")
+    reset(names)
     state = snapshot(names)
     for name in names:
         for i in range(args.per_param):
@@ -170,26 +186,51 @@ def fuzz(args, names, rng):
                     res["bad"].append("%s=%r accepted, %s out of range" % (name, data, wrong))
             state = after
             if name == "version" or r.random() < 0.05:
-                write("version", "3")
+                reset(names)
                 state = snapshot(names)
-    write("version", "3")
+    reset(names)
     return res
+
+
+FLIPS = ("version", "loss_mode", "ecn_enable")
 
 
 def churn(args, names, rng):
     r = random.Random(args.seed)
-    res = {"params": len(names), "valid": 0, "invalid": 0, "bad": []}
+    res = {"params": len(names), "valid": 0, "invalid": 0, "refused_by_rule": 0,
+           "flips": {n: 0 for n in FLIPS}, "bad": []}
     while not os.path.exists(args.stop_file):
-        name = r.choice(names)
-        if r.random() < 0.5:
+        if r.random() < 0.3:
+            # what changes a live socket's behaviour most: flip it
+            name = r.choice(FLIPS)
+            cur = read(name).rstrip("\n")
+            if name == "version":
+                v = "2" if cur == "3" else "3"
+            else:
+                v = "0" if cur == "1" else "1"
+            rc = write(name, v)
+            res["flips"][name] += 1
+            if rc == errno.EINVAL and read(name).rstrip("\n") == cur:
+                # a version whose defaults would break a rule with a value
+                # set explicitly (e.g. full_bw_thresh above its high_gain)
+                res["refused_by_rule"] += 1
+            elif (rc or read(name).rstrip("\n") != v) and len(res["bad"]) < 10:
+                res["bad"].append("flip %s %s->%s: rc %d, reads %r" % (name, cur, v, rc,
+                                                                    read(name)))
+        elif r.random() < 0.5:
+            name = r.choice(names)
             v = valid_value(name, rng, r)
+            before = read(name)
             rc = write(name, v)
             res["valid"] += 1
             if name == "pacing_gain" and v.count(",") == 3:
                 v += ",256" * 4
-            if (rc or read(name).rstrip("\n") != v) and len(res["bad"]) < 10:
+            if rc == errno.EINVAL and read(name) == before:
+                res["refused_by_rule"] += 1
+            elif (rc or read(name).rstrip("\n") != v) and len(res["bad"]) < 10:
                 res["bad"].append("valid %s=%s: rc %d, reads %r" % (name, v, rc, read(name)))
         else:
+            name = r.choice(names)
             v = invalid_value(name, rng, r)
             before = read(name)
             rc = write(name, v)
@@ -198,9 +239,9 @@ def churn(args, names, rng):
                 res["bad"].append("invalid %s=%r: rc %d, %r -> %r" % (name, v, rc, before,
                                                                       read(name)))
         if r.random() < 0.02:
-            write("version", "3")
+            reset(names)
         time.sleep(args.pause)
-    write("version", "3")
+    reset(names)
     return res
 
 

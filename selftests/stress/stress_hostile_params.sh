@@ -6,8 +6,9 @@
 # 40 bbr2 transfers through a crowded, lossy dumbbell (20 Mbit/s, 10 ms,
 # 3 % loss, 0.3 BDP of buffer) while beta is 255 (a congestion round cuts
 # bw_lo to what the round delivered, a packet per RTO in a stalled round)
-# and the PROBE_BW and DRAIN gains are 1/256; after HOSTILE_S the defaults
-# come back (version=3) and the loss goes.  Before the pacing floor, pacing
+# and the DOWN and DRAIN gains are 1/256 (CRUISE and REFILL as low as the
+# rules between parameters allow); after HOSTILE_S the defaults come back
+# ("default" written to every parameter) and the loss goes.  Before the pacing floor, pacing
 # rates of 15-30 B/s pushed sockets' departure clocks minutes ahead, sch_fq
 # dropped everything stamped beyond its 10 s horizon (retransmissions too),
 # and transfers stayed silent a minute after the defaults were back: the
@@ -31,8 +32,20 @@ cc_available "$BBR2_CC" || ktap_skip_all "$(cc_skip_reason "$BBR2_CC")"
 [ "$BBR2_CC" = bbr2 ] || ktap_skip_all "module parameters only ($BBR2_CC)"
 dmesg_mark
 
+# every parameter back to the version's default (twice: a rule between two
+# parameters may refuse the first), version 3
+params_to_defaults()
+{
+	local f _
+	for _ in 1 2; do
+		for f in /sys/module/"$BBR2_MODULE"/parameters/*; do
+			echo default >"$f" 2>/dev/null
+		done
+	done
+}
+
 # every default back, whatever happens below
-on_exit "bbr2_param_set version 3"
+on_exit "params_to_defaults"
 scenario_dumbbell 20 10 3 0.3
 in_rcv python3 "$LOAD" server --port $PORT </dev/null >"$TEST_OUT/server.log" 2>&1 &
 bg_track $!
@@ -40,9 +53,9 @@ wait_for_line "$TEST_OUT/server.log" listening ||
 	ktap_info "server did not start: $(cat "$TEST_OUT/server.log")"
 
 hostile_ok=1
-bbr2_param_set beta 255 && bbr2_param_set pacing_gain 257,1,1,1 &&
+bbr2_param_set beta 255 && bbr2_param_set pacing_gain 257,1,192,192 &&
 	bbr2_param_set drain_gain 1 || hostile_ok=0
-ktap_result "hostile parameters accepted (beta 255, PROBE_BW and DRAIN gains 1/256)" \
+ktap_result "hostile parameters accepted (beta 255, DOWN and DRAIN gains 1/256, the lowest CRUISE and REFILL gains the rules allow)" \
 	test "$hostile_ok" = 1
 
 # --secs 1: the transfers start at once; the client gives up at
@@ -56,7 +69,7 @@ bg_track $client
 # every bbr2 socket's pacing rate, twice a second, for the whole run
 tcp_sampler_start "$TEST_OUT/tcp.samples" 0.5
 sleep "$HOSTILE_S"
-bbr2_param_set version 3
+params_to_defaults
 dumbbell_set_loss 0
 ktap_info "defaults back after ${HOSTILE_S}s, loss 0"
 wait $client

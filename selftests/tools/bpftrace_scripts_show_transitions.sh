@@ -44,8 +44,8 @@ else
 	ktap_fail "admin-guide.rst shows every script in tools/bpftrace"
 fi
 # bpftrace prints "Attaching N probes..." before it attaches them, and
-# under emulation attaching can outlast a flow's STARTUP (CI saw a flow's
-# first 3 s missed).  Since 0.14 it prints this word once every probe is
+# under emulation attaching can outlast a flow's STARTUP (its first
+# seconds would be missed).  Since 0.14 it prints this word once every probe is
 # live (to stderr before 0.20, stdout after) when the variable is set.
 ATTACHED_WORD=__BPFTRACE_NOTIFY_PROBES_ATTACHED
 for s in $SCRIPTS; do
@@ -88,7 +88,7 @@ for s in $SCRIPTS; do
 	kill -INT "${bt_pid[$s]}" 2>/dev/null
 done
 # bpftrace detaches and prints its maps on SIGINT; one that does not end
-# within EXIT_TIMEOUT is stuck (a CI run once waited here until the runner's
+# within EXIT_TIMEOUT is stuck (rather than waiting for the runner's
 # 1500-s limit): report where, and go on to check what it printed
 for s in $SCRIPTS; do
 	ktap_result "$s.bt exits on SIGINT" \

@@ -39,7 +39,7 @@ sshlab_init()
 	EOF
 	# The sshds see their own /etc/passwd: root's shell /bin/sh and home an
 	# empty directory.  bash started by sshd reads ~/.bashrc even for
-	# "bash -c", and a developer's .bashrc (pyenv init, ...) costs seconds
+	# "bash -c", and a user's .bashrc (pyenv init, ...) can cost seconds
 	# per remote command under TCG -- hundreds of them in a test.
 	mkdir -p "$SSHLAB_DIR/home"
 	getent passwd | sed "s|^root:\([^:]*\):0:0:\([^:]*\):[^:]*:[^:]*\$|root:\1:0:0:\2:$SSHLAB_DIR/home:/bin/sh|" \

@@ -267,6 +267,7 @@ class Lab:
         if toml and self.param_snapshot:
             # each point starts from its version's defaults, as on the dumbbell
             version = next((g["version"] for g in cfg["groups"] if g["version"]), None) or 3
+            self.sender.params_to_defaults()
             self.sender.write_param("version", version)
             for name, value in cfg["params"].items():
                 self.sender.write_param(name, value)

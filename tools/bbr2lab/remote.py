@@ -210,6 +210,17 @@ echo "$alive"
         self.sh("printf '%%s\\n' %s | %stee %s/%s >/dev/null\n" % (
             shlex.quote(str(value)), self.sudo, PARAMS_DIR, shlex.quote(name)))
 
+    def params_to_defaults(self):
+        """Every parameter back to following its version's default (a value
+        set explicitly survives a version switch); twice, as a rule between
+        two parameters may refuse the first.  A module without "default"
+        refuses each write: version then reloads the defaults."""
+        self.sh("""d=%s
+[ -d "$d" ] || exit 0
+for _ in 1 2; do for f in "$d"/*; do printf 'default\\n' | %stee "$f" >/dev/null 2>&1; done; done
+exit 0
+""" % (PARAMS_DIR, self.sudo))
+
     def read_params(self):
         """{name: value} of every tcp_bbr2 parameter ({} if not loaded)."""
         out = self.sh("""d=%s
@@ -233,8 +244,8 @@ def restore_params(store, snapshot):
     """Bring tcp_bbr2's parameters back to `snapshot` ({name: value}).
 
     `store` has read() -> {name: value} and write(name, value).  Writing
-    `version` reloads that version's defaults into every other parameter,
-    so it is written first, then whatever still differs.  Returns the
+    `version` moves every parameter not set explicitly to that version's
+    default, so it is written first, then whatever still differs.  Returns the
     parameters that still differ afterwards ({name: (want, have)})."""
     if not snapshot:
         return {}

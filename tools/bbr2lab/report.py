@@ -629,7 +629,7 @@ def sent_over_paced(idir, mss=1448, skip=10.0):
     """From one run's ss.csv: data packets sent (retransmits included) over
     what the flows' pacing rates allowed, summed over flows and the sample
     intervals after the first `skip` seconds in which the flow sent
-    something; None without the columns (runs before session 9).  Below 1 where cwnd, not pacing, held a flow
+    something; None without the columns (runs recorded without them).  Below 1 where cwnd, not pacing, held a flow
     back -- and where the host sent slower than it paced."""
     path = os.path.join(idir, "ss.csv")
     if not os.path.exists(path):

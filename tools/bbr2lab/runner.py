@@ -66,10 +66,18 @@ def prepare_here(ko):
 
 
 def set_params(version, params):
-    """Every point starts from the defaults of its version: writing version
-    reloads them (see Documentation/parameters.rst)."""
+    """Every point starts from the defaults of its version: every parameter
+    is written "default" (a value set explicitly survives a version switch,
+    see Documentation/parameters.rst), then version, then the point's."""
     if not os.path.isdir(PARAMS_DIR):
         return
+    for _ in range(2):  # a rule between two parameters may refuse the first
+        for name in sorted(os.listdir(PARAMS_DIR)):
+            try:
+                with open(os.path.join(PARAMS_DIR, name), "w") as f:
+                    f.write("default\n")
+            except OSError:
+                pass  # a module without "default": version below reloads
     with open(os.path.join(PARAMS_DIR, "version"), "w") as f:
         f.write("%d\n" % (version or 3))
     for name, value in params.items():

@@ -328,7 +328,7 @@ class ShippedResultsTests(unittest.TestCase):
                                  os.path.join(d, "sim-validation-pkt"),
                                  os.path.join(d, "sim-validation-testbed")])
             rows |= {line for line in md.splitlines() if line.startswith("| ")}
-            # the gaps' second look and issue 14's 16 flows: the kernel with 2
+            # the gaps' second look and the shallow buffer's 16 flows: the kernel with 2
             # and 1 vCPUs, with TCP MIB counters, beside the simulator
             for run, sim_modes in (("sim-validation-gaps", ("sim", "testbed")),
                                    ("shallow16-loss-mode", ("pkt", "testbed"))):

@@ -9,6 +9,8 @@
 
 #include <linux/types.h>
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 
 #define READ_ONCE(x)		(*(const volatile __typeof__(x) *)&(x))
 #define WRITE_ONCE(x, val)	do { *(volatile __typeof__(x) *)&(x) = (val); } while (0)
@@ -51,6 +53,23 @@ static inline int kstrtouint(const char *s, unsigned int base,
 		return -EINVAL;
 	*res = (unsigned int)val;
 	return 0;
+}
+
+/* snprintf() that returns what it wrote, as the kernel's. */
+static inline int __attribute__((format(printf, 3, 4)))
+scnprintf(char *buf, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (!size)
+		return 0;
+	va_start(ap, fmt);
+	n = vsnprintf(buf, size, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return 0;
+	return (size_t)n >= size ? (int)size - 1 : n;
 }
 
 #endif

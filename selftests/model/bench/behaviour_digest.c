@@ -419,6 +419,9 @@ static int set_params(const char *list, bool restore)
 				return -1;
 			continue;
 		}
+		/* back to following the version's default, where that exists */
+		if (!bbr2_set_param(tok, "default"))
+			continue;
 		if (!strcmp(tok, "version")) {
 			if (bbr2_set_param("version", "3"))
 				return -1;
@@ -429,7 +432,9 @@ static int set_params(const char *list, bool restore)
 				break;
 		if (i == BBR2_NR_PARAMS)
 			return -1;
-		snprintf(def, sizeof(def), "%u", bbr2_version == 2 ?
+		if (shim_param_get("tcp_bbr2", "version", def) <= 0)
+			return -1;
+		snprintf(def, sizeof(def), "%u", atoi(def) == 2 ?
 			 bbr2_param_table[i].v2_default : bbr2_param_table[i].v3_default);
 		if (bbr2_set_param(tok, def))
 			return -1;

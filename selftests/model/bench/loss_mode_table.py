@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Issue 14's scenarios in the userspace simulator, side by side.
+"""The loss_mode scenarios in the userspace simulator, side by side.
 
-Runs every goal scenario of issue 14 (random loss, 16 flows in a 5 %-BDP
+Runs every scenario loss_mode=1 is judged by (random loss, 16 flows in a 5 %-BDP
 buffer, sharing with one CUBIC flow, and the "nowhere worse" scenarios) for
 bbr2 in v3 mode (the default), bbr2 with each given loss_mode, the
 kernel's BBRv1 and CUBIC, over several seeds, and prints mean [min-max]

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * loss_sources: where the drops of N bbr2 flows in a shallow buffer come
- * from (issue 14): each drop of a flow's packet is charged to the phase
+ * from: each drop of a flow's packet is charged to the phase
  * that flow was in when the packet was dropped (polled every 1 ms), and
  * to the second it happened in; and the entries into PROBE_UP and the cuts
  * of inflight_lo (one per lossy loss round), to set beside the kernel's

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * State trajectory of bbr2 in the scenarios where issue 13 found it worse
- * than Google's v3, for reading next to v3's code: a diagnostic, not a
+ * State trajectory of bbr2 in the peer benchmark's deep-buffer and late-flow
+ * scenarios, for reading next to Google's v3 code: a diagnostic, not a
  * test (prints, asserts nothing).
  *
  *   trajectory deep [CC]     1 flow, 50 Mbit/s x 40 ms, 16-BDP buffer, 20 s

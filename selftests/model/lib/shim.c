@@ -118,6 +118,89 @@ void shim_div0(const char *file, int line, const char *what)
 	abort();
 }
 
+/* ---- access hooks and RCU ---- */
+
+void (*shim_read_hook)(void);
+void (*shim_write_hook)(void);
+
+void shim_run_hook(void (**hook)(void))
+{
+	void (*fn)(void) = *hook;
+
+	*hook = NULL;
+	fn();
+	if (!*hook)
+		*hook = fn;
+}
+
+int shim_rcu_depth;
+static struct rcu_head *shim_rcu_pending;
+
+void shim_kfree_rcu(void *obj, struct rcu_head *head)
+{
+	if (!shim_rcu_depth) {
+		kfree(obj);
+		return;
+	}
+	head->obj = obj;
+	head->next = shim_rcu_pending;
+	shim_rcu_pending = head;
+}
+
+void shim_rcu_read_unlock(void)
+{
+	struct rcu_head *h;
+
+	BUG_ON(shim_rcu_depth <= 0);
+	if (--shim_rcu_depth)
+		return;
+	while ((h = shim_rcu_pending)) {
+		shim_rcu_pending = h->next;
+		kfree(h->obj);
+	}
+}
+
+/* ---- tracepoints ---- */
+
+#include <linux/tracepoint.h>
+
+#define SHIM_MAX_TRACE_EVENTS	32
+
+bool shim_trace_on;
+static struct {
+	const char *name;
+	unsigned long hits;
+} shim_trace_events[SHIM_MAX_TRACE_EVENTS];
+
+void shim_trace_hit(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < SHIM_MAX_TRACE_EVENTS; i++) {
+		if (!shim_trace_events[i].name)
+			shim_trace_events[i].name = name;
+		if (!strcmp(shim_trace_events[i].name, name)) {
+			shim_trace_events[i].hits++;
+			return;
+		}
+	}
+}
+
+unsigned long shim_trace_hits(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < SHIM_MAX_TRACE_EVENTS && shim_trace_events[i].name; i++)
+		if (!strcmp(shim_trace_events[i].name, name))
+			return shim_trace_events[i].hits;
+	return 0;
+}
+
+void shim_trace_reset(void)
+{
+	memset(shim_trace_events, 0, sizeof(shim_trace_events));
+}
+
 /* ---- kmalloc ---- */
 
 long shim_kmalloc_live;

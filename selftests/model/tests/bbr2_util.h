@@ -30,6 +30,35 @@ static inline int bbr2_set_param(const char *name, const char *val)
 }
 
 /*
+ * Every tcp_bbr2 parameter back to following the version's default, and
+ * the version back to 3: what a test must leave behind.
+ */
+static inline void bbr2_params_reset(void)
+{
+	const struct kernel_param *kp;
+	unsigned int i, pass;
+
+	/* twice: a rule between two parameters may refuse the first */
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; (kp = shim_param_nth("tcp_bbr2", i)); i++)
+			kp->ops->set("default", kp);
+	if (!shim_param_set("tcp_bbr2", "version", "default"))
+		return;
+	/* a module without "default": version=3 reloads every default */
+	shim_param_set("tcp_bbr2", "version", "3");
+}
+
+/* A scalar tcp_bbr2 parameter's current value, as sysfs shows it. */
+static inline u32 bbr2_get_param(const char *name)
+{
+	char buf[PAGE_SIZE];
+
+	if (shim_param_get("tcp_bbr2", name, buf) <= 0)
+		return 0;
+	return (u32)strtoul(buf, NULL, 0);
+}
+
+/*
  * Feeds a crafted rate sample to the socket's CC between two of the
  * simulator's ACKs, as tcp_ack() would (nothing for a CC without
  * cong_control, such as the broken-reno fixture).

@@ -291,7 +291,7 @@ static void fuzz_seed(u64 seed, struct fuzz_stats *st)
 	harness_release(&h);
 	if (st->bad > bad_before && !st->seed_failed)
 		st->seed_failed = (u32)seed;
-	bbr2_set_param("version", "3");	/* back to the v3 defaults */
+	bbr2_params_reset();	/* back to the v3 defaults */
 }
 
 static void fuzz_rate_samples(u64 base)
@@ -473,7 +473,7 @@ static void fuzz_params(u64 seed)
 			}
 			/* keep the next inputs' baseline sane */
 			if (!strcmp(params[i]->name, "version") || chance(100))
-				bbr2_set_param("version", "3");
+				bbr2_params_reset();
 		}
 	}
 	tap_diag("%u writes rejected, %u accepted", rejected, accepted);
@@ -481,7 +481,7 @@ static void fuzz_params(u64 seed)
 	       "rejected writes fail and change nothing (%u changes)", changed);
 	tap_ok(accepted > 0 && !off_range,
 	       "accepted writes read back in range (%u out of range)", off_range);
-	bbr2_set_param("version", "3");
+	bbr2_params_reset();
 }
 
 int main(int argc, char **argv)

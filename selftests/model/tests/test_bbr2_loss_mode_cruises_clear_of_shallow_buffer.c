@@ -9,7 +9,7 @@
  *    v3's headroom and the three packets (nor cwnd_min_target, if that
  *    is more), while v3 mode's flows do go above that line: the
  *    check can tell the two caps apart;
- *  - the flows retransmit at most issue 14's 3 % and less than v3 mode
+ *  - the flows retransmit at most 3 % and less than v3 mode
  *    at >= 95 % of the link.
  */
 #include "bbr2_util.h"
@@ -30,9 +30,9 @@ struct cap_check {
  */
 static u32 loss_mode_cap(u32 inflight_hi)
 {
-	u32 min_cwnd = bbr2_param(CWND_MIN_TARGET);
+	u32 min_cwnd = bbr2_get_param("cwnd_min_target");
 	u32 headroom = (u32)(((u64)inflight_hi *
-			      bbr2_param(INFLIGHT_HEADROOM)) >> 8);
+			      bbr2_get_param("inflight_headroom")) >> 8);
 
 	if (headroom < 1)
 		headroom = 1;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * loss_mode=1 retransmits at most half as much as v3 mode with 16 flows in
- * a 5 %-BDP buffer (issue 14), by two changes, each checked here:
+ * a 5 %-BDP buffer, by two changes, each checked here:
  *
  *  - it leaves STARTUP on a lossy round that kept a standing queue,
  *    however few ACKs reported the loss.  16 flows start together into a

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * loss_mode=1 must tell random loss from congestion loss (issue 14).
+ * loss_mode=1 must tell random loss from congestion loss.
  *
  * Random loss: one flow, 50 Mbit/s x 40 ms, 1 BDP of buffer, 0.5 %, 1 %
  * and 2 % random loss, 30 s, three seeds (goodput: their mean).  With no queue, the loss is not congestion:
@@ -14,9 +14,9 @@
  * (linksim pace_late_us), as in the QEMU test bed, where the bursts keep a
  * queue of a few milliseconds that is far from full: loss_mode=1 must still
  * not take the random loss for congestion (at most 1/10 of v3 mode's
- * cruise cuts) and must reach 0.95 x BBRv1's goodput.  With a standing-
- * queue threshold of min_rtt/64 (before session 7) it cut 89 times
- * against v3 mode's 576 (13 with min_rtt/16) and reached 0.946 x.
+ * cruise cuts) and must reach 0.95 x BBRv1's goodput.  A standing-queue
+ * threshold of min_rtt/64 fails this check: the bursts look like a
+ * standing queue, and the cuts come back.
  *
  * The background's scatter: 3 % random loss with the test bed modelled
  * (linksim_cfg_testbed(): delayed ACKs, late fq and tbf watchdogs), where
@@ -38,8 +38,8 @@
  * Congestion loss: 16 flows into a 5 %-BDP buffer, 30 s, three seeds.
  * Here the loss comes with a queue, and loss_mode=1 must still cut the
  * lower bounds as often as v3 mode does for the loss it meets (at least
- * half as many cuts per percent retransmitted: it meets less of it since
- * session 16's trim of the cruising cap) and
+ * half as many cuts per percent retransmitted: it meets less of it, as
+ * the trim of the cruising cap keeps it clear of the buffer) and
  * keep v3 mode's low retransmit rate (at most 1.25 x v3 mode's, and under
  * half of BBRv1's).
  */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Valid but hostile parameters (beta 255: a congestion round cuts bw_lo to
- * what the round delivered; PROBE_BW gains of 1/256) on a crowded lossy
+ * what the round delivered; a DOWN gain of 1/256, the lowest CRUISE and
+ * REFILL gains the rules allow, a DRAIN gain of 1/256) on a crowded lossy
  * path, where RTO-stalled rounds deliver a packet per second or less, must
  * not strand a flow.  TCP moves a socket's send clock (tcp_wstamp_ns) on
  * by len / pacing_rate per packet and never back; at a few bytes per
@@ -56,12 +57,12 @@ static void run(struct linksim_cfg *cfg, bool hostile, struct watch *w)
 	cfg->hook_arg = w;
 	if (hostile) {
 		bbr2_set_param("beta", "255");
-		bbr2_set_param("pacing_gain", "257,1,1,1");
+		bbr2_set_param("pacing_gain", "257,1,192,192");
 		bbr2_set_param("drain_gain", "1");
 	}
 	sim = linksim_new(cfg, "bbr2");
 	linksim_run_until(sim, HOSTILE_US);
-	bbr2_set_param("version", "3");		/* every default back */
+	bbr2_params_reset();			/* every default back */
 	for (i = 0; i < FLOWS; i++)
 		before[i] = linksim_flow_stats(sim, i)->bytes_acked;
 	linksim_run_until(sim, HOSTILE_US + RECOVER_US);

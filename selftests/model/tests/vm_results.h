@@ -3,8 +3,8 @@
  * The kernel in the VM, for test_bbr2_sim_matches_vm_results.c: the
  * 50 Mbit/s x 40 ms points of tools/jobs/sim/sim-validation.toml, run with
  *   tools/bbr2-lab run --where vm tools/jobs/sim/sim-validation.toml
- * on 2026-11-24 10:39-11:13 UTC on a quiet host (Debian 6.1.0-50-amd64 in
- * a QEMU TCG guest with 2 vCPUs, tcp_bbr2 with src/ of session 9; raw data
+ * on a quiet host (Debian 6.1.0-50-amd64 in a QEMU TCG guest with 2 vCPUs,
+ * tcp_bbr2 at commit c05f479; raw data
  * tools/doc/sim-validation-vm-raw.tar.xz, with each run's TCP MIB counters
  * and the senders' pacing rates). Made by
  *   tools/bbr2-lab compare --c-table RESULTS_DIR

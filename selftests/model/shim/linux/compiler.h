@@ -42,9 +42,25 @@
 
 #define barrier()		__asm__ __volatile__("" : : : "memory")
 
-/* Single-threaded userspace: plain volatile accesses are enough. */
-#define READ_ONCE(x)		(*(const volatile __typeof__(x) *)&(x))
-#define WRITE_ONCE(x, val)	do { *(volatile __typeof__(x) *)&(x) = (val); } while (0)
+/*
+ * Single-threaded userspace: plain volatile accesses are enough.  A test
+ * may hook every READ_ONCE() (before the load) and every WRITE_ONCE()
+ * (after the store), to run code at exactly the point where another CPU
+ * could run it: a reader between two stores of a writer, a writer between
+ * two loads of a reader.  A hook is off while it runs.
+ */
+extern void (*shim_read_hook)(void);
+extern void (*shim_write_hook)(void);
+void shim_run_hook(void (**hook)(void));
+#define READ_ONCE(x) ({							\
+	if (__builtin_expect(shim_read_hook != 0, 0))			\
+		shim_run_hook(&shim_read_hook);				\
+	*(const volatile __typeof__(x) *)&(x); })
+#define WRITE_ONCE(x, val) do {						\
+	*(volatile __typeof__(x) *)&(x) = (val);			\
+	if (__builtin_expect(shim_write_hook != 0, 0))			\
+		shim_run_hook(&shim_write_hook);			\
+} while (0)
 #define smp_store_release(p, v)	do { barrier(); WRITE_ONCE(*(p), (v)); } while (0)
 #define smp_load_acquire(p)	({ __typeof__(*(p)) ___v = READ_ONCE(*(p)); barrier(); ___v; })
 #define smp_mb()		barrier()

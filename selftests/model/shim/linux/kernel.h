@@ -65,12 +65,7 @@
 #define cpu_relax()		do { } while (0)
 #define prefetch(x)		((void)(x))
 
-#define rcu_read_lock()		do { } while (0)
-#define rcu_read_unlock()	do { } while (0)
-#define rcu_dereference(p)	(p)
-#define rcu_access_pointer(p)	(p)
-#define rcu_assign_pointer(p, v) ((p) = (v))
-#define synchronize_rcu()	do { } while (0)
+#include <linux/rcupdate.h>
 
 /* String to number, as lib/kstrtox.c: 0 or -EINVAL/-ERANGE. */
 int kstrtoull(const char *s, unsigned int base, unsigned long long *res);

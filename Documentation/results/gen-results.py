@@ -1,0 +1,558 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Every number the documentation shows, from the raw data in the repository.
+
+The results pages (Documentation/results/*.rst), the admin guide and
+README.md hold generated regions between two marker lines:
+
+  reStructuredText                       Markdown
+  .. generated: NAME                     <!-- generated: NAME -->
+  ...                                    ...
+  .. end generated: NAME                 <!-- end generated: NAME -->
+
+This script computes each region NAME from the raw data (the tarballs and
+logs in Documentation/results/data/ and tools/doc/, described in
+data/meta.json: commit, kernel, host, date and command of each) and writes
+it between the markers.
+
+  gen-results.py            rewrite every region (and the plots, if
+                            matplotlib is installed)
+  gen-results.py --check    fail if a committed region differs from what
+                            the raw data gives, or names an unknown region,
+                            or a known region is shown nowhere
+"""
+import csv
+import io
+import json
+import math
+import os
+import pathlib
+import re
+import statistics
+import sys
+import tarfile
+import tempfile
+
+TOP = pathlib.Path(__file__).resolve().parents[2]
+RES = TOP / "Documentation" / "results"
+DATA = RES / "data"
+sys.path.insert(0, str(TOP / "tools"))
+
+REGION = re.compile(
+    r"^(?P<open>\.\. generated: (?P<n1>[\w.-]+)|<!-- generated: (?P<n2>[\w.-]+) -->)\n"
+    r"(?P<body>.*?)"
+    r"^(?:\.\. end generated: (?P=n1)|<!-- end generated: (?P=n2) -->)$",
+    re.M | re.S)
+FILES = [TOP / "README.md", TOP / "Documentation" / "admin-guide.rst"] + \
+    sorted(RES.glob("*.rst"))
+
+META = json.loads((DATA / "meta.json").read_text())
+_tmp = tempfile.TemporaryDirectory(prefix="bbr2-results-")
+
+
+def unpack(rel):
+    """Extract a committed tarball once; its directory."""
+    dest = pathlib.Path(_tmp.name) / pathlib.Path(rel).name.split(".tar")[0]
+    if not dest.exists():
+        dest.mkdir()
+        with tarfile.open(TOP / rel) as tar:
+            tar.extractall(dest)
+    return dest
+
+
+# ---------------------------------------------------------------- tables
+
+def rst_table(head, rows):
+    """A reStructuredText simple table (first column may not be empty)."""
+    rows = [[str(c) if str(c) else "-" for c in r] for r in rows]
+    w = [max(len(r[i]) for r in rows + [head]) for i in range(len(head))]
+    rule = "  ".join("=" * x for x in w)
+    line = lambda r: "  ".join(c.ljust(x) for c, x in zip(r, w)).rstrip()
+    return "\n".join([rule, line(head), rule] + [line(r) for r in rows] + [rule])
+
+
+def md_table(head, rows):
+    out = ["| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|"]
+    out += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
+    return "\n".join(out)
+
+
+def g3(v):
+    """Three significant digits, as the benchmark reports print them."""
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return "-"
+    if v == 0:
+        return "0"
+    digits = max(0, 2 - int(math.floor(math.log10(abs(v)))))
+    return f"{v:.{digits}f}"
+
+
+def gbit(mbit):
+    v = mbit / 1000.0
+    return f"{v:.1f}" if v >= 1 else f"{v:.2g}"
+
+
+def spread(vals):
+    if not vals:
+        return "-"
+    m = statistics.mean(vals)
+    if len(vals) == 1 or min(vals) == max(vals):
+        return g3(m)
+    return f"{g3(m)} [{g3(min(vals))}-{g3(max(vals))}]"
+
+
+def provenance(key):
+    m = META[key]
+    rows = [("measured", m["date"]), ("commit", m["commit"]),
+            ("kernel", m["kernel"]), ("host", m["host"]),
+            ("command", m["command"]), ("raw data", m["data"])]
+    if m.get("note"):
+        rows.append(("note", m["note"]))
+    out = []
+    for k, v in rows:
+        out.append(f":{k}: {v}")
+    return "\n".join(out)
+
+
+# ------------------------------------------------------- peer benchmark
+
+PEER_SCEN = [
+    # scenario, metric, label, higher is better
+    ("loss0", "goodput_mbit", "0 % loss, 1 BDP: Mbit/s", True),
+    ("loss1", "goodput_mbit", "1 % random loss: Mbit/s", True),
+    ("loss3", "goodput_mbit", "3 % random loss: Mbit/s", True),
+    ("flows16", "retrans_pct", "16 flows, 5 %-BDP buffer: retransmits %", False),
+    ("flows16", "goodput_mbit", "16 flows, 5 %-BDP buffer: Mbit/s", True),
+    ("deep16", "qdelay_med_ms", "16-BDP buffer: queueing delay, median ms", False),
+    ("late2", "jain", "late 2nd flow, 2 BDP: Jain", True),
+    ("vscubic1", "share", "vs 1 CUBIC flow, 1 BDP: share", None),
+    ("vscubic2", "share", "vs 1 CUBIC flow, 2 BDP: share", None),
+]
+# column key: (guest, spec) in raw.csv
+PEER_COLS = [
+    ("bbr2 (default)", ("debian", "bbr2")),
+    ("bbr2 loss_mode=1", ("debian", "bbr2:loss_mode=1")),
+    ("Google v3", ("v3", "bbr")),
+    ("BBRv1", ("debian", "bbr")),
+    ("CUBIC", ("debian", "cubic")),
+    ("CUBIC, v3's kernel", ("v3", "cubic")),
+]
+
+
+def peers(key):
+    """{(guest, spec, scenario, metric): [values per iteration]}"""
+    d = unpack(META[key]["data"])
+    out = {}
+    with open(d / "raw.csv") as f:
+        for r in csv.DictReader(f):
+            try:
+                v = float(r["value"])
+            except ValueError:
+                continue
+            out.setdefault((r["guest"], r["spec"], r["scenario"], r["metric"]), []).append(v)
+    return out
+
+
+def peer_value(p, col, scen, metric):
+    guest, spec = dict(PEER_COLS)[col]
+    return p.get((guest, spec, scen, metric), [])
+
+
+def peers_table(key):
+    p = peers(key)
+    cols = [c for c, (g, s) in PEER_COLS
+            if any(k[0] == g and k[1] == s for k in p)]
+    rows = []
+    for scen, metric, label, higher in PEER_SCEN:
+        better = {True: " (higher)", False: " (lower)", None: " (0.5: even)"}
+        rows.append([label + better[higher]] +
+                    [spread(peer_value(p, c, scen, metric)) for c in cols])
+    return rst_table(["scenario"] + cols, rows)
+
+
+def mean_of(p, col, scen, metric):
+    v = peer_value(p, col, scen, metric)
+    return statistics.mean(v) if v else None
+
+
+def glance():
+    p = peers("peers-6.12")
+    cols = [c for c, _ in PEER_COLS[:5]]
+    rows = []
+    for scen, metric, label, _ in PEER_SCEN:
+        if (scen, metric) in (("flows16", "goodput_mbit"), ("loss0", "goodput_mbit")):
+            continue
+        rows.append([label] + [g3(mean_of(p, c, scen, metric)) for c in cols])
+    return md_table(["50 Mbit/s x 40 ms, Debian 6.12 (mean of 3)"] + cols, rows)
+
+
+# ------------------------------------------------------------ DTN scale
+
+DTN_COLS = [("bbr2 (default)", "dtn-scale", "bbr2"),
+            ("bbr2 loss_mode=1", "dtn-scale-loss-mode", "bbr2"),
+            ("bbr2 version=2", "dtn-scale", "bbr2v2"),
+            ("BBRv1", "dtn-scale", "bbr"),
+            ("CUBIC", "dtn-scale", "cubic")]
+
+
+def dtn_points():
+    """{(job key, cc): {(rate, rtt, buffer, loss): row}} from the simulator's
+    runs, summarised as tools/bbr2-lab report does."""
+    from bbr2lab import report
+    out = {}
+    for key, sub in (("dtn-scale", "sim-dtn-table/dtn-table"),
+                     ("dtn-scale-loss-mode", "sim-dtn-table-loss-mode/dtn-table-loss-mode")):
+        d = unpack(META[key]["data"]) / sub
+        _, pts = report.summarize_job(str(d))
+        for pt, _, rows in pts:
+            c = pt["config"]
+            k = (int(c["rate"]), int(c["rtt"]), float(c["buffer_bdp"]), float(c["loss"]))
+            for r in rows:
+                if r["cc"] != "all":
+                    out.setdefault((key, r["cc"]), {})[k] = r
+    return out
+
+
+_dtn = None
+
+
+def dtn():
+    global _dtn
+    if _dtn is None:
+        _dtn = dtn_points()
+    return _dtn
+
+
+def dtn_gbit(col, k):
+    _, key, cc = next(c for c in DTN_COLS if c[0] == col)
+    r = dtn().get((key, cc), {}).get(k)
+    return r["mbps_mean"] / 1000.0 if r else None
+
+
+def dtn_retrans(col, k):
+    _, key, cc = next(c for c in DTN_COLS if c[0] == col)
+    return dtn()[(key, cc)][k]["retrans_pct"]
+
+
+def dtn_table(rate, rtt):
+    ks = sorted(k for k in dtn()[("dtn-scale", "bbr2")] if k[0] == rate and k[1] == rtt)
+    rows = []
+    for k in ks:
+        cells = []
+        for col, key, cc in DTN_COLS:
+            r = dtn().get((key, cc), {}).get(k)
+            cells.append("-" if r is None else
+                         f"{gbit(r['mbps_mean'])} ({r['retrans_pct']:.2f} %)")
+        rows.append([f"{k[2]:g}", f"{k[3]:g}"] + cells)
+    return rst_table(["buffer BDP", "loss %"] + [c[0] for c in DTN_COLS], rows)
+
+
+def dtn_plot(path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, axes = plt.subplots(2, 2, figsize=(10, 7), sharey=False)
+    for ax, (rate, rtt) in zip(axes.flat, [(10000, 50), (10000, 200),
+                                           (100000, 50), (100000, 200)]):
+        for col, _, _ in DTN_COLS:
+            ks = sorted(k for k in dtn()[("dtn-scale", "bbr2")]
+                        if k[:3] == (rate, rtt, 1.0) and k[3] > 0)
+            xs = [k[3] for k in ks]
+            ys = [dtn_gbit(col, k) for k in ks]
+            ax.plot(xs, ys, marker="o", label=col)
+        ax.set_xscale("log")
+        ax.set_title(f"{rate // 1000} Gbit/s x {rtt} ms, 1-BDP buffer")
+        ax.set_xlabel("random loss %")
+        ax.set_ylabel("goodput Gbit/s")
+        ax.set_ylim(bottom=0)
+        ax.grid(True, alpha=0.3)
+    axes.flat[0].legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=80)
+    plt.close(fig)
+
+
+# --------------------------------------------------- simulator validation
+
+def sim_validation():
+    from bbr2lab import report
+    d = pathlib.Path(_tmp.name) / "simval"
+    if not d.exists():
+        d.mkdir()
+        for side in ("vm", "sim", "pkt", "testbed"):
+            with tarfile.open(TOP / f"tools/doc/sim-validation-{side}-raw.tar.xz") as tar:
+                tar.extractall(d)
+    md = report.compare(str(d / "sim-validation-vm"),
+                        [str(d / f"sim-validation-{s}") for s in ("sim", "pkt", "testbed")])
+    rows, outside = [], 0
+    for line in md.splitlines():
+        if line.startswith("| ") and not line.startswith("| point"):
+            cells = [c.strip().replace("**", "") for c in line.strip("|").split("|")]
+            kv = dict(re.findall(r"(buffer_bdp|rate|rtt|loss|mix)=([^_]+)", cells[0]))
+            cfg = {"rate": "50", "rtt": "40", "buffer_bdp": "1", "loss": "0"}
+            cfg.update(kv)
+            n = cfg["mix"].rsplit("-", 1)[1]
+            pt = (f"{n} flow{'s' if n != '1' else ''}, {cfg['rate']} Mbit/s x "
+                  f"{cfg['rtt']} ms, {cfg['buffer_bdp']} BDP, {cfg['loss']} % loss")
+            rows.append([pt] + cells[1:])
+        m = re.match(r"(\d+) value\(s\) outside", line)
+        if m:
+            outside += int(m.group(1))
+    total = sum(len(r) - 4 for r in rows)
+    inside = [sum(1 for r in rows if r[4 + i].endswith(" in")) for i in range(3)]
+    table = rst_table(["point", "flows", "metric", "kernel: mean [min-max]",
+                       "simulator", "per-packet", "test bed modelled"], rows)
+    summary = (f"Of the {len(rows)} values, the simulator's mean is inside the "
+               f"kernel's spread for {inside[0]} (frame mode), {inside[1]} "
+               f"(per-packet mode) and {inside[2]} (test bed modelled).")
+    return summary + "\n\n" + table
+
+
+# ------------------------------------------------------ BPF vs module
+
+def bpf_runs():
+    """[{test: [(row label, {column: value})]}] per run, from the guest's
+    KTAP output: each test's printed table."""
+    text = (TOP / META["bpf-vs-module"]["data"]).read_text()
+    runs = []
+    for part in re.split(r"^## run \d+$", text, flags=re.M)[1:]:
+        tests, test, head = {}, None, None
+        for line in part.splitlines():
+            m = re.match(r"^  # (\w+)$", line)
+            if m:
+                test, head = m.group(1), None
+                continue
+            m = re.match(r"^  # (cc|loss%|buffer|case)\s+(.*\S)\s*$", line)
+            if m and test:
+                head = [m.group(1)] + m.group(2).split()
+                continue
+            if head and line.startswith("  # ") and not line.startswith("  # Totals"):
+                cells = line[4:].split()
+                if len(cells) == len(head):
+                    tests.setdefault(test, []).append(dict(zip(head, cells)))
+            elif line.startswith("  # Totals"):
+                head = None
+        runs.append(tests)
+    return runs
+
+
+def bpf_table():
+    runs = bpf_runs()
+    ccs = ["bbr2_bpf", "bbr2", "bbr", "cubic"]
+
+    def cell(fn):
+        vals = [fn(r) for r in runs]
+        return " / ".join(v if v else "-" for v in vals)
+
+    def pick(test, key, col, cc, colname):
+        def f(run):
+            for row in run.get(test, []):
+                if row.get(key) == col:
+                    v = row.get(cc if colname is None else colname)
+                    return v.split("(")[0] if v else None
+            return None
+        return f
+
+    rows = []
+    for loss in ("0", "0.1", "1", "3"):
+        rows.append([f"{loss} % random loss, 50 ms, 1 BDP: Mbit/s"] +
+                    [cell(pick("loss_up_to_1pct_keeps_link", "loss%", loss, cc, None))
+                     for cc in ccs])
+    specs = [("shallow_buffer_16_flows_few_retransmits", "retrans%",
+              "16 flows, 0.1 BDP, 100 ms: retransmits %"),
+             ("deep_buffer_keeps_queue_short", "qdelay_ms",
+              "8 BDP, 20 ms: queueing delay, mean ms"),
+             ("late_flow_converges_to_fair_share", "jain",
+              "late 2nd flow, 2 BDP: Jain")]
+    for test, colname, label in specs:
+        rows.append([label] + [cell(pick(test, "cc", cc, None, colname)) for cc in ccs])
+    for buf in ("1BDP", "2BDP"):
+        def f(run, cc, buf=buf):
+            for row in run.get("coexists_with_cubic", []):
+                if row.get("buffer") == buf and row.get("flow") == cc:
+                    return row.get("share")
+            return None
+        rows.append([f"vs 1 CUBIC flow, {buf[0]} BDP: share"] +
+                    [" / ".join(f(r, cc) or "-" for r in runs) if cc != "cubic" else "-"
+                     for cc in ccs])
+    return rst_table(["scenario (20 Mbit/s), run 1 / run 2"] + ccs, rows)
+
+
+# --------------------------------------------------------------- cost
+
+def cost():
+    text = (TOP / META["cost"]["data"]).read_text()
+    rows = {}
+    for line in text.splitlines():
+        m = re.match(r"^(bbr2|bbr|cubic)\s+([\d.]+)\s+([\d.]+)\s+\d+$", line)
+        if m:
+            rows[m.group(1)] = (float(m.group(2)), float(m.group(3)))
+    return rows
+
+
+def cost_table():
+    c = cost()
+    t1 = rst_table(["CC", "ns per ACK", "x BBRv1"],
+                   [[cc, f"{c[cc][0]:.1f}", f"{c[cc][1]:.2f}"] for cc in ("bbr2", "bbr", "cubic")])
+    # at 100 Gbit/s of 1500-byte packets (1538 bytes on the wire), an ACK
+    # per 2 segments or per 64 KB GRO aggregate (45 segments)
+    seg = 100e9 / 8 / 1538
+    rows = []
+    for label, acks in (("an ACK per 2 segments", seg / 2),
+                        ("an ACK per 64 KB aggregate", seg / 45)):
+        rows.append([f"{label} ({acks / 1e6:.2f} M/s)"] +
+                    [f"{acks * c[cc][0] * 1e-9 * 100:.2f} %" for cc in ("bbr2", "bbr", "cubic")])
+    t2 = rst_table(["ACKs at 100 Gbit/s", "bbr2", "BBRv1", "CUBIC"], rows)
+    return t1 + "\n\nThe share of one core the CC's hooks alone take at 100 Gbit/s:\n\n" + t2
+
+
+# ------------------------------------------------- behaviour per path
+
+def behaviour(md):
+    p = peers("peers-6.12")
+    k = lambda c, s, m: g3(mean_of(p, c, s, m))
+    d, lm, v3, v1 = "bbr2 (default)", "bbr2 loss_mode=1", "Google v3", "BBRv1"
+    big = (100000, 200, 1.0, 1.0)
+    page = "Documentation/results/"
+    rows = [
+        ["general purpose: little random loss, shared or deep buffers",
+         "the default (faithful BBRv3)",
+         f"16-BDP buffer: median queue {k(d, 'deep16', 'qdelay_med_ms')} ms, "
+         f"Google's v3 {k(v3, 'deep16', 'qdelay_med_ms')}, CUBIC {k('CUBIC', 'deep16', 'qdelay_med_ms')}",
+         "peers"],
+        ["random (non-congestion) loss: long WAN paths, lossy links",
+         "loss_mode=1",
+         f"1 % loss: {k(lm, 'loss1', 'goodput_mbit')} Mbit/s of 50 against the default's "
+         f"{k(d, 'loss1', 'goodput_mbit')} (BBRv1 {k(v1, 'loss1', 'goodput_mbit')}); "
+         f"100 Gbit/s x 200 ms at 1 %: {dtn_gbit(lm, big):.1f} Gbit/s against "
+         f"{dtn_gbit(d, big):.1f} (simulator)",
+         "peers, dtn-scale"],
+        ["many parallel flows into a shallow buffer (striped transfers)",
+         "loss_mode=1",
+         f"16 flows, 5 %-BDP buffer: {k(lm, 'flows16', 'retrans_pct')} % retransmitted against "
+         f"the default's {k(d, 'flows16', 'retrans_pct')} % (BBRv1 {k(v1, 'flows16', 'retrans_pct')} %)",
+         "peers"],
+        ["comparing with results measured with BBRv2 (v2alpha)",
+         "version=2",
+         f"for comparison, not production: 100 Gbit/s x 200 ms at 1 % loss, "
+         f"{dtn_retrans('bbr2 version=2', big):.2f} % retransmitted against the "
+         f"default's {dtn_retrans(d, big):.2f} % (simulator)",
+         "dtn-scale"],
+    ]
+    if md:
+        return md_table(["path", "setting", "measured reason"],
+                        [[r[0], f"`{r[1]}`" if "=" in r[1] else r[1],
+                          r[2] + " ([" + r[3] + "](" + page +
+                          r[3].split(",")[0] + ".rst))"] for r in rows])
+    return rst_table(["path", "setting", "measured reason (results page)"],
+                     [[r[0], f"``{r[1]}``" if "=" in r[1] else r[1],
+                       r[2] + f" ({r[3]})"] for r in rows])
+
+
+# --------------------------------------------------------- build matrix
+
+def kernels():
+    """README's kernel table: the build matrix's own table (one kernel of
+    each series, W=1, no warnings), and the kernels the behavioural suite
+    boots (selftests/vm/kernels.conf)."""
+    text = (TOP / META["build-matrix"]["data"]).read_text()
+    lines = text.splitlines()
+    i = next(n for n, l in enumerate(lines) if l.startswith("series kernel"))
+    booted = re.search(r'^KERNEL_ABIS="([^"]*)"', (TOP / "selftests/vm/kernels.conf")
+                       .read_text(), re.M).group(1).split()
+    rows = []
+    for line in lines[i + 1:]:
+        f = line.split(None, 4)
+        if len(f) < 4:
+            break
+        series, kernel, result = f[0], f[1], f[2]
+        suite = {"5.10": "Debian 11 (bullseye)", "6.1": "Debian 12 (bookworm)",
+                 "6.12": "Debian 12 (bookworm-backports)",
+                 "7": "Debian unstable (sid)"}.get(series, "")
+        tested = ("built, W=1, no warnings" if result == "ok" else result)
+        if kernel in booted:
+            tested += "; behavioural suite in QEMU"
+        if kernel.startswith("6.12"):
+            tested += "; bbr2_bpf"
+        rows.append([series if series != "7" else "7.x", f"`{kernel}`", suite, tested])
+    m = META["build-matrix"]
+    return (md_table(["series", "kernel", "from", "tested by make test"], rows) +
+            f"\n\nBuild matrix of commit {m['commit']} (`{m['command']}`, "
+            f"output in `{m['data']}`). Other distributions' kernels of these series "
+            "build when their headers are installed: the compile probes, not "
+            "version numbers, decide what each kernel offers.")
+
+
+# ---------------------------------------------------------------- main
+
+REGIONS = {
+    "meta-peers-6.12": lambda: provenance("peers-6.12"),
+    "meta-peers-6.1": lambda: provenance("peers-6.1"),
+    "peers-6.12": lambda: peers_table("peers-6.12"),
+    "peers-6.1": lambda: peers_table("peers-6.1"),
+    "meta-dtn-scale": lambda: provenance("dtn-scale"),
+    "meta-dtn-scale-loss-mode": lambda: provenance("dtn-scale-loss-mode"),
+    "dtn-10g-50": lambda: dtn_table(10000, 50),
+    "dtn-10g-200": lambda: dtn_table(10000, 200),
+    "dtn-100g-50": lambda: dtn_table(100000, 50),
+    "dtn-100g-200": lambda: dtn_table(100000, 200),
+    "meta-sim-validation": lambda: provenance("sim-validation"),
+    "sim-validation": sim_validation,
+    "meta-bpf-vs-module": lambda: provenance("bpf-vs-module"),
+    "bpf-vs-module": bpf_table,
+    "meta-cost": lambda: provenance("cost"),
+    "cost": cost_table,
+    "glance": glance,
+    "kernels": kernels,
+    "behaviour-md": lambda: behaviour(True),
+    "behaviour-rst": lambda: behaviour(False),
+}
+PLOTS = {"dtn-scale.png": dtn_plot}
+
+
+def render(text, errors, seen):
+    def sub(m):
+        name = m.group("n1") or m.group("n2")
+        seen.add(name)
+        if name not in REGIONS:
+            errors.append(f"unknown region {name}")
+            return m.group(0)
+        body = "\n" + REGIONS[name]() + "\n\n"
+        close = (f".. end generated: {name}" if m.group("n1")
+                 else f"<!-- end generated: {name} -->")
+        return m.group("open") + "\n" + body + close
+    return REGION.sub(sub, text)
+
+
+def main(argv):
+    check = "--check" in argv
+    errors, seen, stale = [], set(), []
+    for path in FILES:
+        old = path.read_text()
+        new = render(old, errors, seen)
+        if new != old:
+            stale.append(path)
+            if not check:
+                path.write_text(new)
+    for name in sorted(set(REGIONS) - seen):
+        errors.append(f"region {name} is shown nowhere")
+    if not check:
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            print("gen-results: no matplotlib, plots not redrawn")
+        else:
+            for name, fn in PLOTS.items():
+                fn(RES / name)
+    for e in errors:
+        print(f"gen-results: {e}")
+    for p in stale:
+        print(f"gen-results: {p.relative_to(TOP)} "
+              f"{'differs from the raw data' if check else 'rewritten'}")
+    print(f"gen-results: {len(seen)} regions in {len(FILES)} files, "
+          f"{len(stale)} {'stale' if check else 'rewritten'}, {len(errors)} errors")
+    return 1 if errors or (check and stale) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

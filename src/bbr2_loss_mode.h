@@ -1,0 +1,401 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * loss_mode: an alternative response to loss, selected by the loss_mode
+ * parameter (0, the default, is v3's; 1 is this one).
+ *
+ * v3 takes every loss for congestion.  On a path that loses packets
+ * whatever we send (radio, dirty fibre, a busy switch's random drops) that
+ * cuts the bounds in nearly every round.  loss_mode 1 tells the two apart:
+ *  - a standing queue: no RTT sample of the loss round came within
+ *    1/2^BBR2_QUEUE_RTT_SHIFT of min_rtt.  A drop-tail buffer drops only
+ *    when it is full, so congestion loss comes with a queue.  The lowest
+ *    sample of a round counts, not the highest, so that our own TSO bursts
+ *    and ACK jitter, which raise some samples, do not make a queue;
+ *  - a background loss level: the loss rate of rounds spent cruising with
+ *    no standing queue, in halves of loss_thresh (0 .. 3).  A loss rate is
+ *    too high when it exceeds loss_thresh on top of that background.
+ * Outside probing, loss cuts bw_lo/inflight_lo only with a standing queue
+ * or at a rate that is too high; a probe ends on a rate that is too high.
+ *
+ * It also leaves STARTUP on a lossy round with a queue, however few ACKs
+ * reported the loss; probes on the Reno-coexistence timer only where a
+ * queue is, and elsewhere lets that timer undo the loss cuts; cruises a
+ * few packets further below inflight_hi than v3, and trims inflight_hi a
+ * packet on a cruising round with congestion loss; and shortens the
+ * min_rtt window when PROBE_RTT finds a queue it could not drain.
+ *
+ * The model (bbr2_model.c) asks this unit at each of its decision points;
+ * in loss_mode 0 every answer is v3's:
+ *   bbr2_latch_loss_mode()           init: take the parameter
+ *   bbr2_loss_mode_start_cycle()     PROBE_BW DOWN: re-latch, decay
+ *   bbr2_loss_mode_start_cruise()    PROBE_BW CRUISE begins
+ *   bbr2_note_low_rtt()              every ACK: an RTT sample
+ *   bbr2_update_bg_loss()            end of a loss round
+ *   bbr2_forget_low_rtt()            a new loss round begins
+ *   bbr2_queue_loss_may_end_startup() may this STARTUP round's loss end it
+ *   bbr2_loss_is_congestion()        is this round's loss congestion
+ *   bbr2_bg_loss_level(),
+ *   bbr2_loss_beyond_background()    is a loss rate too high
+ *   bbr2_trim_cruising_cap()         may this cruising round trim the cap
+ *   bbr2_cruise_extra_headroom()     headroom below inflight_hi, packets
+ *   bbr2_queue_lets_reno_in()        may the Reno timer start a probe
+ *   bbr2_loss_mode_min_rtt_win()     the min_rtt window
+ * All are static inline: the BPF build needs the whole per-ACK path in one
+ * program, and the module gains no call per ACK.
+ *
+ * State: bbr->loss_mode, bg_loss_level, low_rtt_in_round, and the cruise
+ * pool, which shares a word with bw_probe_up_acks (PROBE_UP's counter,
+ * unused while cruising), so that struct bbr fits the private area.
+ */
+#ifndef _BBR2_LOSS_MODE_H
+#define _BBR2_LOSS_MODE_H
+
+#include "bbr2.h"
+
+/*
+ * A queue is an RTT more than min_rtt/16 above min_rtt, not less: pacing
+ * released in bursts (late timers, interrupt batching) keeps a queue of a
+ * few milliseconds that is far from full, and random loss on top of it is
+ * not congestion.
+ */
+#define BBR2_QUEUE_RTT_SHIFT	4
+/*
+ * In STARTUP the question is only whether the buffer overflowed, and a
+ * shallow buffer shared by many flows is full at a queue of a millisecond
+ * or two: there a queue is min_rtt/64.
+ */
+#define BBR2_STARTUP_QUEUE_RTT_SHIFT	6
+#define BBR2_BG_LOSS_MAX	3
+/* cruise.pool_lost is 8 bits wide */
+#define BBR2_BG_POOL_LOST_MAX	((1U << 8) - 1)
+
+/*
+ * A flow's inflight_hi is where its own probe met loss, and the ACKs that
+ * report the loss come a round after the growth that caused it: at a
+ * small inflight, PROBE_UP's first two steps (1 + 2 packets) above what
+ * the buffer held.  v3 learns inflight_hi afresh in a probe every Reno
+ * interval; loss_mode 1, where no Reno flow keeps a queue
+ * (bbr2_queue_lets_reno_in()), cruises through the whole probe wait, and
+ * its Reno timer lifts the loss cuts back to the cruising cap.  Many flows
+ * in a shallow buffer, each cruising a packet or two above its share of
+ * what the buffer holds, would overflow it every Reno interval, so
+ * loss_mode 1 cruises this many packets further below inflight_hi.  To a
+ * flow of hundreds of packets, three are nothing.
+ */
+#define BBR2_CRUISE_OVERSHOOT_PKTS	3
+
+/*
+ * Losses in a cruising round that trim inflight_hi (bbr2_trim_cruising_cap()).
+ * A flow of a few packets per round cannot tell its share of a shallow
+ * buffer from random loss by counting, so the count must be one that random
+ * loss rarely gives it: at 3 % random loss, three losses in a round of nine
+ * packets come one round in five hundred, two one round in thirty-five.
+ */
+#define BBR2_CRUISE_TRIM_LOST	3
+
+/* The loss_mode this socket runs: latched, see bbr2_latch_loss_mode(). */
+static inline bool bbr2_loss_mode(const struct bbr2 *bbr)
+{
+	return bbr->loss_mode;
+}
+
+/*
+ * A socket takes the loss_mode parameter at init() and at the start of
+ * each PROBE_BW cycle (bbr2_loss_mode_start_cycle()), and runs that mode
+ * until the next: the mode decides what the word shared by
+ * bw_probe_up_acks and the cruising pool holds, and the state only mode 1
+ * keeps (the pool, bg_loss_level, low_rtt_in_round) is valid for it only
+ * from a point where it is (re)initialised.  A write of loss_mode reaches
+ * every socket within one cycle, never in the middle of one.
+ */
+static inline void bbr2_latch_loss_mode(struct bbr2 *bbr,
+					const struct bbr2_tunables *t)
+{
+	bool on = bbr2_param(t, LOSS_MODE) != 0;
+
+	if (on == bbr->loss_mode)
+		return;
+	bbr->loss_mode = on;
+	bbr->bg_loss_level = 0;
+	bbr->low_rtt_in_round = 0;
+}
+
+static inline void bbr2_empty_bg_pool(struct bbr2 *bbr)
+{
+	bbr->cruise.pool_tx = 0;
+	bbr->cruise.pool_lost = 0;
+}
+
+/*
+ * A PROBE_BW cycle begins (DOWN): latch the parameter; the background must
+ * be confirmed in every cycle, so it decays a step, and a level learnt once,
+ * e.g. from the losses STARTUP left, does not outlive the path that showed
+ * it; the pool takes over the word PROBE_UP's bw_probe_up_acks used.
+ */
+static inline void bbr2_loss_mode_start_cycle(struct bbr2 *bbr,
+					      const struct bbr2_tunables *t)
+{
+	bbr2_latch_loss_mode(bbr, t);
+	if (bbr->bg_loss_level)
+		bbr->bg_loss_level--;
+	if (bbr2_loss_mode(bbr))
+		bbr2_empty_bg_pool(bbr);
+}
+
+/* CRUISE begins: its rounds start a fresh pool. */
+static inline void bbr2_loss_mode_start_cruise(struct bbr2 *bbr)
+{
+	if (bbr2_loss_mode(bbr))
+		bbr2_empty_bg_pool(bbr);
+}
+
+/* Is an RTT sample (next to) free of queue? */
+static inline bool bbr2_rtt_is_low(const struct bbr2 *bbr, long rtt_us)
+{
+	u64 min_rtt = bbr->min_rtt_us;
+	u32 shift = bbr->full_bw_reached ? BBR2_QUEUE_RTT_SHIFT :
+					   BBR2_STARTUP_QUEUE_RTT_SHIFT;
+
+	return (u64)rtt_us <= min_rtt + (min_rtt >> shift);
+}
+
+/* Note an RTT sample that saw (next to) no queue. */
+static inline void bbr2_note_low_rtt(struct sock *sk,
+				     const struct rate_sample *rs)
+{
+	struct bbr2 *bbr = inet_csk_ca(sk);
+
+	if (unlikely(bbr2_loss_mode(bbr)) && !bbr->low_rtt_in_round &&
+	    rs->rtt_us >= 0 && bbr2_rtt_is_low(bbr, rs->rtt_us))
+		bbr->low_rtt_in_round = 1;
+}
+
+/* A new loss round: its RTT samples have yet to show a queue's absence. */
+static inline void bbr2_forget_low_rtt(struct bbr2 *bbr)
+{
+	bbr->low_rtt_in_round = 0;
+}
+
+/* Did the loss round keep a queue throughout? */
+static inline bool bbr2_standing_queue(const struct bbr2 *bbr)
+{
+	return !bbr->low_rtt_in_round;
+}
+
+/*
+ * At the end of a loss round spent cruising without a standing queue, move
+ * the background loss level a step towards that round's loss rate, counted
+ * in halves of loss_thresh (level k: lost/tx >= k * loss_thresh / 2): up a
+ * step when the rate is above the level, down a step only when it is two
+ * steps below (one round of a Binomial loss count below its mean must not
+ * pull it down).  A round of fewer than 512 / loss_thresh packets (103 at
+ * 2 %) cannot resolve a step -- one loss is more than a step -- so it may
+ * lower the level but not raise it alone; such rounds are pooled until
+ * together they resolve a step, then judged as one round, so that a flow
+ * whose whole BDP is under 103 packets learns its background too.  The
+ * price: a flow with a small share of a shallow buffer learns some of its
+ * competitors' congestion loss, which comes with no queue it could see, as
+ * background.  A cruising round that lost packets with a standing queue is
+ * congestion: it lowers the level a step and empties the pool.
+ */
+static inline void bbr2_update_bg_loss(struct bbr2 *bbr, u32 round_lost,
+				       u32 tx_in_flight,
+				       const struct bbr2_tunables *t)
+{
+	u32 thresh = bbr2_param(t, LOSS_THRESH);
+	u64 resolvable = BIT(BBR_SCALE + 1);	/* tx * thresh of one step */
+	u64 tx = tx_in_flight, lost = round_lost;
+	u64 half_thresh;
+	u32 level = 0;
+
+	if (!bbr2_loss_mode(bbr) || bbr->mode != BBR2_PROBE_BW ||
+	    bbr->cycle_idx != BBR2_BW_PROBE_CRUISE || !tx)
+		return;
+	if (bbr2_standing_queue(bbr)) {
+		/* Loss with a queue: congestion; trust the background less. */
+		if (bbr->loss_in_round && bbr->bg_loss_level)
+			bbr->bg_loss_level--;
+		bbr2_empty_bg_pool(bbr);
+		return;
+	}
+	if (tx * thresh < resolvable) {
+		bbr->cruise.pool_tx += tx;
+		bbr->cruise.pool_lost = min_t(u64, bbr->cruise.pool_lost + lost,
+					      BBR2_BG_POOL_LOST_MAX);
+		if ((u64)bbr->cruise.pool_tx * thresh >= resolvable) {
+			tx = bbr->cruise.pool_tx;
+			lost = bbr->cruise.pool_lost;
+			bbr2_empty_bg_pool(bbr);
+		}
+	}
+	half_thresh = tx * thresh;
+	lost <<= BBR_SCALE + 1;
+	while (level < BBR2_BG_LOSS_MAX && lost >= half_thresh * (level + 1))
+		level++;
+	if (level > bbr->bg_loss_level && half_thresh >= resolvable)
+		bbr->bg_loss_level++;
+	else if (level + 1 < bbr->bg_loss_level)
+		bbr->bg_loss_level--;
+}
+
+/* The background loss level, in halves of loss_thresh: 0 in v3's mode. */
+static inline u32 bbr2_bg_loss_level(const struct bbr2 *bbr)
+{
+	return bbr2_loss_mode(bbr) ? bbr->bg_loss_level : 0;
+}
+
+/*
+ * With a background loss level: is a loss count above loss_thresh on top
+ * of the background, by more than the background loss itself scatters?  A
+ * background of m expected losses in the round is a Binomial count with a
+ * variance of at most m, so a count more than two standard deviations
+ * above the limit is one round in forty by chance; without that margin a
+ * round of a hundred-odd packets at a few percent random loss would pass
+ * the limit often, each time cutting inflight_lo by beta until the next
+ * probe.  Compared squared, so no square root is taken; for the thousands
+ * of packets a DTN's round carries the margin is a small fraction of the
+ * limit.
+ */
+static inline bool bbr2_loss_beyond_background(const struct bbr2 *bbr,
+					       u64 lost, u32 tx_in_flight,
+					       const struct bbr2_tunables *t)
+{
+	u32 thresh = bbr2_param(t, LOSS_THRESH);
+	u32 level = bbr2_bg_loss_level(bbr);
+	u64 limit, expected, excess;
+
+	limit = ((u64)tx_in_flight * thresh * (2 + level)) >> (BBR_SCALE + 1);
+	if (lost <= limit)
+		return false;
+	if (!level)
+		return true;
+	expected = ((u64)tx_in_flight * thresh * level) >> (BBR_SCALE + 1);
+	excess = lost - limit;
+	return excess >= BIT(26) || excess * excess > 4 * expected;
+}
+
+/*
+ * At the end of a STARTUP loss round: may its loss end STARTUP without
+ * full_loss_cnt lossy ACKs?  In loss_mode 1, if the round kept a standing
+ * queue (the caller then asks whether it lost more than loss_thresh): that
+ * is the pipe overflowing, however few ACKs brought the news.  A flow with
+ * a small share of the pipe (many flows of ~10 packets each) never sees
+ * full_loss_cnt lossy ACKs in a round, and would keep doubling into a full
+ * buffer until bw plateaus.
+ */
+static inline bool
+bbr2_queue_loss_may_end_startup(const struct bbr2 *bbr,
+				const struct bbr2_tunables *t)
+{
+	return bbr2_loss_mode(bbr) && bbr->mode == BBR2_STARTUP &&
+	       !bbr->full_bw_reached && bbr->loss_in_round &&
+	       bbr2_param(t, FULL_LOSS_CNT) && bbr2_standing_queue(bbr);
+}
+
+/*
+ * Is the loss of this loss round congestion, whatever its rate?  Always in
+ * v3's mode.  In loss_mode 1 only with a standing queue that is not the
+ * one our last probe left (PROBE_BW DOWN drains that one, and the probe
+ * has been judged already); a loss rate that is too high is congestion in
+ * either mode, and the caller asks that next.
+ */
+static inline bool bbr2_loss_is_congestion(const struct bbr2 *bbr)
+{
+	bool own_queue;
+
+	if (!bbr2_loss_mode(bbr))
+		return true;
+	own_queue = bbr->mode == BBR2_PROBE_BW &&
+		    bbr->cycle_idx == BBR2_BW_PROBE_DOWN;
+	return bbr2_standing_queue(bbr) && !own_queue;
+}
+
+/*
+ * After a cruising round's congestion loss: in loss_mode 1, a round that
+ * lost BBR2_CRUISE_TRIM_LOST or more packets, beyond the background and
+ * with no standing queue, lowers inflight_hi by a packet.  Between probes
+ * the Reno timer lifts the cuts of bw_lo and inflight_lo back to the
+ * cruising cap, so a flow whose cap is above its share of what a shallow
+ * buffer holds meets loss there again every Reno interval; inflight_hi,
+ * and with it the cap, is corrected only when the flow's own next probe
+ * overflows.  Many flows in a shallow buffer can cruise at caps that add
+ * up to more than the pipe and the buffer; a packet per lossy round walks
+ * each cap down to what the buffer holds until the next probe learns
+ * inflight_hi afresh.
+ */
+static inline void bbr2_trim_cruising_cap(struct bbr2 *bbr, u32 round_lost,
+					  const struct bbr2_tunables *t)
+{
+	u32 floor = bbr2_param(t, CWND_MIN_TARGET) +
+		    BBR2_CRUISE_OVERSHOOT_PKTS + 1;
+
+	if (!bbr2_loss_mode(bbr) || bbr->mode != BBR2_PROBE_BW ||
+	    bbr->cycle_idx != BBR2_BW_PROBE_CRUISE ||
+	    bbr->inflight_hi == ~0U || bbr2_standing_queue(bbr) ||
+	    round_lost < BBR2_CRUISE_TRIM_LOST)
+		return;
+	if (bbr->inflight_hi > floor)
+		bbr->inflight_hi--;
+}
+
+/* Packets of headroom below inflight_hi on top of v3's, when cruising. */
+static inline u32 bbr2_cruise_extra_headroom(const struct bbr2 *bbr)
+{
+	return bbr2_loss_mode(bbr) ? BBR2_CRUISE_OVERSHOOT_PKTS : 0;
+}
+
+/*
+ * May the Reno-coexistence timer start a probe?  Always in v3's mode.  The
+ * timer is for a path where a loss-based flow keeps a queue; in loss_mode 1,
+ * smoothed RTT more than min_rtt/2^BBR2_QUEUE_RTT_SHIFT above min_rtt says
+ * one does.  A buffer too shallow for such a queue gives a Reno flow
+ * nothing to take, and there every flow probing on a Reno flow's time
+ * scale (~10 rounds at ~10 packets each) keeps the buffer overflowing;
+ * the caller then lets the timer undo the loss cuts instead.
+ *
+ * A receiver that delays its ACK until a second segment arrives holds the
+ * first segment's RTT sample for up to one of our packet intervals; at a
+ * small share of the link that is milliseconds, which smoothed RTT would
+ * read as a queue.  Two intervals of it are not counted.  At DTN rates an
+ * interval is microseconds.
+ */
+static inline bool bbr2_queue_lets_reno_in(const struct sock *sk)
+{
+	const struct bbr2 *bbr = inet_csk_ca(sk);
+	u64 min_rtt = bbr->min_rtt_us;
+	u64 not_queue = min_rtt >> BBR2_QUEUE_RTT_SHIFT;
+	u32 bw = bbr2_bw(bbr);
+
+	if (!bbr2_loss_mode(bbr))
+		return true;
+	if (bw)
+		not_queue += 2 * div_u64(BW_UNIT, bw);	/* us per packet, x2 */
+	return (u64)(tcp_sk(sk)->srtt_us >> 3) > min_rtt + not_queue;
+}
+
+/*
+ * The min_rtt window, in jiffies: v3's @win.  loss_mode 1 shortens it to
+ * one and a half PROBE_RTT intervals (@probe_rtt_win) when the last
+ * PROBE_RTT measured more than a quarter above min_rtt: a queue that a
+ * PROBE_RTT could not drain, of a size that only a loss-based competitor
+ * keeps (BBR flows drain theirs together in PROBE_RTT, and a shallow
+ * buffer's holds a few ms).  That queue is part of the path's RTT for as
+ * long as the competitor runs; v3's 10 s keep the empty path's min_rtt
+ * over two PROBE_RTTs, and with it a cwnd cap (cwnd_gain x bw x min_rtt)
+ * that the competitor's queue makes bind, so that the flow holds well
+ * under its share.  The half interval lets the window end after the next
+ * PROBE_RTT has measured, not at its start, when the only sample is one
+ * taken over the queue.
+ */
+static inline u32 bbr2_loss_mode_min_rtt_win(const struct bbr2 *bbr, u32 win,
+					     u32 probe_rtt_win)
+{
+	u64 min_rtt = bbr->min_rtt_us;
+
+	if (bbr2_loss_mode(bbr) &&
+	    bbr->probe_rtt_min_us > min_rtt + (min_rtt >> 2))
+		win = min(win, probe_rtt_win * 3 / 2);
+	return win;
+}
+
+#endif /* _BBR2_LOSS_MODE_H */
