@@ -102,19 +102,24 @@ def sent_segs(doc):
     return end.get("bytes", 0) / MSS, end.get("retransmits", 0)
 
 
-def emu_summary(emu, late_fraction):
+def emu_summary(emu, late_fraction, max_late_ms):
+    """The emulator's account of a run.  It was out of the way ("behind" is
+    false) when at most late_fraction of its frame releases came more than
+    1 ms after their schedule, none later than max_late_ms, and it neither
+    ran out of ring space nor failed a write."""
     d, a = emu["data"], emu["acks"]
     releases = d["frames_out"] + a["frames_out"]
     late = d["late"] + a["late"]
     late_frac = late / releases if releases else 0.0
-    behind = late_frac > late_fraction or d["ring_full"] or a["ring_full"] \
-        or d["write_err"] or a["write_err"]
+    max_late = max(d["max_late_us"], a["max_late_us"]) / 1e3
+    behind = late_frac > late_fraction or max_late > max_late_ms \
+        or d["ring_full"] or a["ring_full"] or d["write_err"] or a["write_err"]
     return {
         "emu_cpu_s": round(emu["cpu_s"], 3),
         "emu_cpu_frac": round(emu["cpu_s"] / emu["wall_s"], 3) if emu["wall_s"] else 0,
         "emu_busy_frac": emu["busy_frac"],
         "late_frac": round(late_frac, 5),
-        "max_late_ms": round(max(d["max_late_us"], a["max_late_us"]) / 1e3, 2),
+        "max_late_ms": round(max_late, 2),
         "max_loop_ms": round(emu["max_loop_us"] / 1e3, 2),
         "link_util": round(d["link_busy_s"] / d["active_s"], 4) if d["active_s"] else 0,
         "mean_backlog": int(d["mean_backlog"]),
@@ -125,6 +130,23 @@ def emu_summary(emu, late_fraction):
         "segs_per_frame": round(d["segs_in"] / d["frames_in"], 1) if d["frames_in"] else 0,
         "behind": bool(behind),
     }
+
+
+def tun_drops(before, after):
+    """Frames dropped at either TUN device between two `ip -s -j link`
+    snapshots (host-bench.sh's tun_stats), or None without them."""
+    try:
+        with open(before) as fh:
+            b = json.load(fh)
+        with open(after) as fh:
+            a = json.load(fh)
+    except (OSError, ValueError, TypeError):
+        return None
+    n = 0
+    for side in ("snd", "rcv"):
+        for way in ("tx", "rx"):
+            n += a[side][0]["stats64"][way]["dropped"] - b[side][0]["stats64"][way]["dropped"]
+    return n
 
 
 def record(args):
@@ -147,6 +169,7 @@ def record(args):
            "skip": skip, "flows": args.flows, "mode": args.mode,
            "ceiling_mbps": round(ceiling_mbps(args.rate), 1),
            "rate_bps": int(rate_bps(args.rate)), "late_limit": args.late_fraction,
+           "max_late_limit_ms": args.max_late_ms, "attempt": args.attempt,
            "error": None}
     if any("error" in d or not d for d in docs) or emu is None:
         rec["error"] = "; ".join(d.get("error", "no output") for d in docs if
@@ -177,17 +200,29 @@ def record(args):
     rec["retrans_pct"] = round(100.0 * retr / segs, 4) if segs else 0
     rec["qdelay_ms"] = round(median(rtts) - args.rtt_ms, 2) if rtts else None
     if emu:
-        rec.update(emu_summary(emu, args.late_fraction))
+        rec.update(emu_summary(emu, args.late_fraction, args.max_late_ms))
+    else:
+        rec["behind"] = True
+    drops = tun_drops(args.tun, args.tun_after)
+    if drops is not None:
+        # a frame the kernel dropped at a TUN device is one the emulator did
+        # not read in time: a loss of the emulator's, not of the path
+        rec["tun_drops"] = drops
+        rec["behind"] = rec["behind"] or drops > 0
     rec["capacity_ok"] = bool(emu and not rec["error"] and not rec["behind"] and
                               rec["goodput_mbps"] >= 0.9 * rec["ceiling_mbps"])
     print(json.dumps(rec, sort_keys=True))
 
 
 def run_tag(r):
-    """The raw directory of a run, as host-bench.sh names it."""
+    """The raw directory of a run, as host-bench.sh names it (a run repeated
+    because the emulator fell behind gets the attempt's number)."""
     if r["scenario"] == "capacity":
-        return "capacity-%s-%g" % (r["rate"], r["rtt_ms"])
-    return "%s-%s-%d" % (r["scenario"], r["cc"], r["iter"])
+        tag = "capacity-%s-%g" % (r["rate"], r["rtt_ms"])
+        tag += "-i%d" % r["iter"] if r["iter"] > 1 else ""
+    else:
+        tag = "%s-%s-%d" % (r["scenario"], r["cc"], r["iter"])
+    return tag + ("-a%d" % r["attempt"] if r.get("attempt", 1) > 1 else "")
 
 
 def rerecord(args):
@@ -201,7 +236,9 @@ def rerecord(args):
             scenario=r["scenario"], cc=r["cc"], iter=r["iter"], rate=r["rate"],
             mode=r["mode"], buf_bytes=r["buf_bytes"], flows=r["flows"], rtt_ms=r["rtt_ms"],
             buf_bdp=r["buf_bdp"], loss_pct=r["loss_pct"], secs=r["secs"], skip=r["skip"],
-            late_fraction=r["late_limit"], emu=os.path.join(d, "pathemu.json"),
+            late_fraction=r["late_limit"], max_late_ms=r.get("max_late_limit_ms", 1e9),
+            attempt=r.get("attempt", 1), emu=os.path.join(d, "pathemu.json"),
+            tun=os.path.join(d, "tun-before.json"), tun_after=os.path.join(d, "tun-after.json"),
             iperf=[os.path.join(d, f) for f in files])
         record(ns)
 
@@ -235,9 +272,43 @@ def meta(args):
                                           os.sysconf("SC_PHYS_PAGES") / 1e9),
         "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
         "command": args.command, "profile": args.profile, "iterations": args.iter,
+        "iter_first": args.iter_first,
         "ccs": args.ccs.split(), "iperf3": subprocess.run(
             ["iperf3", "--version"], capture_output=True, text=True).stdout.split("\n")[0],
     }, sort_keys=True))
+
+
+def merge(args):
+    """The shards of one full run (host-bench.sh with ITER_FIRST/ITER, the
+    same commit, the same CCs) as one: OUT/runs.jsonl, OUT/meta.json and
+    OUT/raw.tar.xz, the iterations in order."""
+    metas, runs = [], []
+    for d in args.shards:
+        with open(os.path.join(d, "meta.json")) as fh:
+            metas.append(json.load(fh))
+        with open(os.path.join(d, "runs.jsonl")) as fh:
+            runs += [json.loads(line) for line in fh if line.strip()]
+    if len({m["commit"] for m in metas}) != 1 or "modified" in metas[0]["commit"]:
+        sys.exit("merge: the shards must be of one clean commit: %s" %
+                 ", ".join(m["commit"] for m in metas))
+    if len({" ".join(m["ccs"]) for m in metas}) != 1:
+        sys.exit("merge: the shards ran different CCs")
+    metas.sort(key=lambda m: m.get("iter_first", 1))
+    meta = dict(metas[0])
+    meta.update(iterations=max(m["iterations"] for m in metas), iter_first=1,
+                shards=len(metas), date=metas[-1]["date"],
+                started=metas[0]["date"])
+    os.makedirs(args.out, exist_ok=True)
+    with open(os.path.join(args.out, "meta.json"), "w") as fh:
+        fh.write(json.dumps(meta, sort_keys=True) + "\n")
+    runs.sort(key=lambda r: (r["scenario"] != "capacity", r["iter"]))
+    with open(os.path.join(args.out, "runs.jsonl"), "w") as fh:
+        for r in runs:
+            fh.write(json.dumps(r, sort_keys=True) + "\n")
+    cmd = ["tar", "-cJf", os.path.join(os.path.abspath(args.out), "raw.tar.xz")]
+    for d in args.shards:
+        cmd += ["-C", os.path.abspath(d), "raw"]
+    subprocess.run(cmd, check=True)
 
 
 # ------------------------------------------------------------------- sim
@@ -344,17 +415,25 @@ def main():
         p.add_argument("--" + name, type=int, required=True)
     for name in ("rtt-ms", "buf-bdp", "loss-pct", "secs", "skip", "late-fraction"):
         p.add_argument("--" + name, type=float, required=True)
+    p.add_argument("--max-late-ms", type=float, required=True)
+    p.add_argument("--attempt", type=int, default=1)
+    p.add_argument("--tun")
+    p.add_argument("--tun-after")
     p.add_argument("--emu", required=True)
     p.add_argument("iperf", nargs="+")
     p = sub.add_parser("meta")
     p.add_argument("--profile", required=True)
     p.add_argument("--iter", type=int, required=True)
+    p.add_argument("--iter-first", type=int, default=1)
     p.add_argument("--ccs", required=True)
     p.add_argument("--command", required=True)
     p.add_argument("--repo")
     p = sub.add_parser("rerecord")
     p.add_argument("runs")
     p.add_argument("raw")
+    p = sub.add_parser("merge")
+    p.add_argument("out")
+    p.add_argument("shards", nargs="+")
     p = sub.add_parser("sim")
     p.add_argument("--runs", required=True)
     p.add_argument("--iter", type=int, default=3)
@@ -370,6 +449,8 @@ def main():
         meta(a)
     elif a.cmd == "sim":
         sim(a)
+    elif a.cmd == "merge":
+        merge(a)
     elif a.cmd == "rerecord":
         rerecord(a)
 
