@@ -146,6 +146,9 @@ def tun_drops(before, after):
     for side in ("snd", "rcv"):
         for way in ("tx", "rx"):
             n += a[side][0]["stats64"][way]["dropped"] - b[side][0]["stats64"][way]["dropped"]
+        q = side + "_qdisc"
+        n += sum(x.get("drops", 0) for x in a.get(q, [])) - \
+            sum(x.get("drops", 0) for x in b.get(q, []))
     return n
 
 

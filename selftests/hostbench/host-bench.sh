@@ -201,13 +201,17 @@ emu_start() {
 	kill -0 "$EMU_PID" 2>/dev/null
 }
 
-# the TUN devices' counters (what the kernel dropped at them: a queue
-# the emulator did not read in time), as JSON
+# the TUN devices' counters and their qdiscs' (what the kernel dropped in
+# front of the emulator: a queue it did not read in time), as JSON
 tun_stats() {
 	printf '{"snd": '
 	ip -n "$NS_SND" -s -j link show hb0
 	printf ', "rcv": '
 	ip -n "$NS_RCV" -s -j link show hb1
+	printf ', "snd_qdisc": '
+	tc -n "$NS_SND" -s -j qdisc show dev hb0
+	printf ', "rcv_qdisc": '
+	tc -n "$NS_RCV" -s -j qdisc show dev hb1
 	printf '}\n'
 }
 
