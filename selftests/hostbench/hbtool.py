@@ -338,7 +338,24 @@ def sim_build():
 JITTER_US = 1000
 
 
-def sim_point(binary, r, seed, jitter_us=0):
+def ack_every(runs):
+    """The host receiver's ACK ratio over a scenario's runs: data frames
+    the emulator carried per ACK it carried back (GRO and delayed ACKs
+    make it 1 to 3), rounded; linksim's frame mode ACKs every that many
+    frames (its ack_every counts frames there)."""
+    ratios = []
+    for r in runs:
+        try:
+            with open(r["_emu"]) as fh:
+                e = json.load(fh)
+        except (KeyError, OSError, ValueError):
+            continue
+        if e["acks"]["frames_in"]:
+            ratios.append(e["data"]["frames_in"] / e["acks"]["frames_in"])
+    return max(1, int(median(ratios) + 0.5)) if ratios else 1
+
+
+def sim_point(binary, r, seed, jitter_us=0, acks=1):
     cc = SIM_CC[r["cc"]]
     mode, secs, skip = r["mode"], r["secs"], r["skip"]
     if mode.startswith("late:"):
@@ -350,7 +367,7 @@ def sim_point(binary, r, seed, jitter_us=0):
     args = [binary, "rate=%d" % rate_bps(r["rate"]), "rtt_ms=%g" % r["rtt_ms"],
             "buf_bytes=%d" % r["buf_bytes"], "loss=%g" % r["loss_pct"], "mix=" + mix,
             "dur=%g" % secs, "skip=%g" % skip, "frame=45", "fq=0", "hdr=%d" % HDR,
-            "ts=1", "seed=%d" % seed]
+            "ts=1", "seed=%d" % seed, "ack_every=%d" % acks]
     if jitter_us:
         args.append("link_late_us=%d" % jitter_us)
     args += SIM_PARAMS.get(r["cc"], [])
@@ -364,7 +381,8 @@ def sim_point(binary, r, seed, jitter_us=0):
     rec = {k: r.get(k) for k in ("scenario", "cc", "rate", "rate_bps", "rtt_ms", "buf_bdp",
                                  "buf_bytes", "loss_pct", "secs", "skip", "flows", "mode",
                                  "ceiling_mbps")}
-    rec.update(iter=seed, where="sim", sim_cpu_s=d["cpu_s"], jitter_us=jitter_us)
+    rec.update(iter=seed, where="sim", sim_cpu_s=d["cpu_s"], jitter_us=jitter_us,
+               ack_every=acks)
     g0 = d["groups"][0]
     if mode.startswith("late:"):
         a, b = win(0, secs - LATE_WINDOW, secs), win(1, secs - LATE_WINDOW, secs)
@@ -392,13 +410,17 @@ def sim(args):
     with open(args.runs) as fh:
         runs = [json.loads(line) for line in fh if line.strip()]
     for r in runs:
+        r["_emu"] = os.path.join(args.raw, run_tag(r), "pathemu.json") if args.raw else ""
+    for r in runs:
         key = (r["scenario"], r["cc"], r["rate"], r["rtt_ms"])
         if key in seen or r["cc"] not in SIM_CC:
             continue
         seen.add(key)
+        acks = ack_every([x for x in runs if (x["scenario"], x["cc"], x["rate"], x["rtt_ms"])
+                          == key and not x.get("behind")])
         for jitter in (0, JITTER_US):
             for seed in range(1, args.iter + 1):
-                print(json.dumps(sim_point(binary, r, seed, jitter), sort_keys=True),
+                print(json.dumps(sim_point(binary, r, seed, jitter, acks), sort_keys=True),
                       flush=True)
 
 
@@ -440,6 +462,7 @@ def main():
     p = sub.add_parser("sim")
     p.add_argument("--runs", required=True)
     p.add_argument("--iter", type=int, default=3)
+    p.add_argument("--raw", help="the runs' raw directories (RESULTS/raw)")
     a = ap.parse_args()
     if a.cmd == "bytes":
         print(bdp_bytes(a.rate, a.rtt_ms, a.x))

@@ -145,6 +145,9 @@ why_not() {
 	awk -v v="$v" 'BEGIN { split(v, a, "."); exit !(a[1] > 6 || (a[1] == 6 && a[2] >= 10)) }' ||
 		{ echo "kernel $(uname -r) < 6.10: no BPF struct_ops TCP congestion control with what bbr2_bpf needs"; return; }
 	[ -r /sys/kernel/btf/vmlinux ] || { echo "kernel without BTF (/sys/kernel/btf/vmlinux)"; return; }
+	# the struct_ops map type for TCP congestion control, by its BTF name
+	grep -qa bpf_struct_ops_tcp_congestion_ops /sys/kernel/btf/vmlinux ||
+		{ echo "kernel without BPF struct_ops TCP congestion control (no bpf_struct_ops_tcp_congestion_ops in its BTF)"; return; }
 	[ -c /dev/net/tun ] || { echo "no /dev/net/tun"; return; }
 	command -v iperf3 >/dev/null || { echo "iperf3 not installed"; return; }
 	command -v ip >/dev/null || { echo "iproute2 not installed"; return; }
@@ -449,7 +452,7 @@ pass "scenarios: $(wc -l <"$RESULTS/runs.jsonl") runs recorded"
 # the same scenarios in the simulator, with the path's parameters
 if [ -n "$NO_SIM" ]; then
 	info "simulator left out (NO_SIM)"
-elif $HBTOOL sim --runs "$RESULTS/runs.jsonl" --iter "$ITER" >"$RESULTS/sim.jsonl" \
+elif $HBTOOL sim --runs "$RESULTS/runs.jsonl" --iter "$ITER" --raw "$RESULTS/raw" >"$RESULTS/sim.jsonl" \
 	2>"$RESULTS/sim.log"; then
 	pass "simulator: the same scenarios ($(wc -l <"$RESULTS/sim.jsonl") runs)"
 else

@@ -23,14 +23,17 @@
  * within the kernel's runs there, and outside them with the exact link:
  * the explanation is measured, not asserted.
  *
- * One large-BDP point beside them: the host tier's 1 % random-loss scenario
+ * One large-BDP point beside them: a single-flow scenario of the host tier
  * at the largest rate x RTT its path carried (host_results.h, made by
  * Documentation/results/gen-host-tier.py from the raw data of
- * Documentation/results/host-tier/): one flow, a buffer of one BDP, the
- * host's kernel without fq (BBR paces itself), 1448-byte segments with 66
- * bytes of headers counted by the bottleneck; goodput from the scenario's
- * window to its end, median smoothed RTT (1 s samples) minus the path's;
- * the same floors, the goodput's at least 1 % of the bottleneck's rate.
+ * Documentation/results/host-tier/, which picks the scenario in which the
+ * most comparisons must match): one flow, the scenario's buffer and loss,
+ * the host's kernel without fq (BBR paces itself), 1448-byte segments with
+ * 66 bytes of headers counted by the bottleneck, a receiver that ACKs every
+ * Nth frame as the host's did (its measured ratio); goodput from the
+ * scenario's window to its end, median smoothed RTT (1 s samples) minus the
+ * path's; the same floors, the goodput's at least 1 % of the bottleneck's
+ * rate.
  */
 #include "bbr2_util.h"
 
@@ -56,6 +59,7 @@ struct host_point {
 	u64 buf_bytes;
 	u32 loss_ppm;
 	u32 secs, skip;		/* run length; the window starts at skip */
+	u32 ack_every;		/* the host receiver's data frames per ACK */
 	double mbps[3];		/* mean, min, max over the host's runs */
 	double retrans_pct[3];
 	double qdelay_ms[3];
@@ -272,6 +276,7 @@ static void host_measure(const struct host_point *p, double *m)
 		cfg.fq = false;
 		cfg.hdr_bytes = 66;
 		cfg.frame_segs = 45;
+		cfg.ack_every = p->ack_every;
 		cfg.loss_ppm = p->loss_ppm;
 		cfg.queue_pkts = 0;
 		cfg.queue_bytes = p->buf_bytes;
