@@ -107,11 +107,7 @@ def explain(sc, metric, hr, host, sim):
 
     count: retransmits under random loss are a count of random events; over
     the segments a run sends, their share varies by sqrt(p (1 - p) / n),
-    which a few host runs do not span.
-    queue: the bottleneck's own queue (the emulator's mean occupancy, as a
-    delay at the link's rate) agrees with the simulator; what the host's
-    smoothed RTT adds lies outside the queue (the receiver's delayed ACKs,
-    the emulator's late releases, the sender's ACK processing)."""
+    which a few host runs do not span."""
     r0 = hr[0]
     if metric == "retrans_pct" and r0["loss_pct"] > 0:
         n = statistics.mean(r["goodput_mbps"] for r in hr) * 1e6 * r0["secs"] / 8 / 1448
@@ -122,14 +118,6 @@ def explain(sc, metric, hr, host, sim):
                              " varies by +-%.2f points (one standard deviation); the simulator's"
                              " %.2f lies within 3 of them of the host's mean %.2f" %
                              (r0["loss_pct"], n, sd, sim[0], host[0]))
-    if metric == "qdelay_ms":
-        q = [r["mean_backlog"] * 8 / r["rate_bps"] * 1e3 for r in hr if "mean_backlog" in r]
-        if q and min(q) - FLOOR[metric] <= sim[0] <= max(q) + FLOOR[metric]:
-            return "queue", ("the bottleneck's queue, as pathemu measured it (mean occupancy at"
-                             " the link's rate), held %.1f-%.1f ms on the host; the simulator's"
-                             " %.1f ms lies within it: the host's smoothed RTT differs from it by %+.1f ms that"
-                             " are not queueing at the bottleneck" %
-                             (min(q), max(q), sim[0], host[0] - statistics.mean(q)))
     return None
 
 
