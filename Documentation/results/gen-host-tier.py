@@ -126,7 +126,13 @@ def render():
     runs = load("runs.jsonl")
     sims = load("sim.jsonl") if (RAW / "sim.jsonl").exists() else []
     ccs = meta["ccs"]
-    cap = [r for r in runs if r["scenario"] == "capacity"]
+    # the ladder: a run of its own (host-tier/ladder/), the capacity points
+    # and what the scenarios did at the largest one cubic filled
+    ladder = load("ladder/runs.jsonl") if (RAW / "ladder" / "runs.jsonl").exists() else []
+    for r in ladder:
+        r["ladder"] = True
+    cap = [r for r in ladder + runs if r["scenario"] == "capacity"]
+    tried = [r for r in ladder if r["scenario"] != "capacity"]
     # a run in which the emulator fell behind its schedule proves nothing
     # about the path: it is counted, and left out of every number
     rejected = [r for r in runs if r["scenario"] != "capacity" and r.get("behind")]
@@ -164,6 +170,9 @@ def render():
                  ("kernel", meta["kernel"]), ("host", meta["host"]), ("date", meta["date"]),
                  ("iperf3", meta.get("iperf3", "-")), ("iterations", str(meta["iterations"]))):
         w(":%s: %s" % (k, v))
+    if (RAW / "ladder" / "meta.json").exists():
+        lm = json.loads((RAW / "ladder" / "meta.json").read_text())
+        w(":ladder: %s, commit %s (``host-tier/ladder/``)" % (lm["date"], lm["commit"]))
     if meta.get("shards", 1) > 1:
         w(":shards: %d, one iteration each, from %s (``hbtool.py merge``)" %
           (meta["shards"], meta["started"]))
@@ -198,16 +207,20 @@ def render():
     w("real-time (FIFO), pinned to one CPU.  Its CPU time, the fraction of the")
     w("wall clock it was busy, the link's busy fraction while the flow ran and the")
     w("queue's mean occupancy show that the bottleneck, not the emulator, set the")
-    w("rate.  A point is tried up to 3 times; each attempt is a row.")
+    w("rate.  A point is tried up to 3 times; each attempt is a row.  The ladder")
+    w("(rows marked L) is a run of its own, which went on to the scenarios at the")
+    w("largest point cubic filled; the table's run checks its point again before")
+    w("each iteration.")
     w("")
     rows = []
     best = None
     for r in cap:
         bdp = r["rate_bps"] * r["rtt_ms"] / 8e9
         ok = r.get("capacity_ok")
-        if ok:
+        if ok and not r.get("ladder"):
             best = r
-        rows.append(["%s x %g ms" % (r["rate"], r["rtt_ms"]) +
+        rows.append([("L " if r.get("ladder") else "") +
+                     "%s x %g ms" % (r["rate"], r["rtt_ms"]) +
                      (" (%d)" % r["attempt"] if r.get("attempt", 1) > 1 else ""), "%.1f" % bdp,
                      "%.0f / %.0f" % (r["goodput_mbps"], r["ceiling_mbps"]),
                      "%.2f s (%.0f %%)" % (r["emu_cpu_s"], 100 * r["emu_cpu_frac"]),
@@ -216,14 +229,31 @@ def render():
                      "%d" % r.get("tun_drops", 0),
                      "%.0f %%" % (100 * r["link_util"]),
                      "%.1f" % (r["mean_backlog"] / 1e6),
-                     "yes" if ok else "no"])
+                     ("cubic only" if tried and r.get("ladder") and
+                      (r["rate"], r["rtt_ms"]) == (tried[0]["rate"], tried[0]["rtt_ms"])
+                      else "yes") if ok else "no"])
     w(table(["path", "BDP MB", "cubic / ceiling Mbit/s", "emulator CPU", "busy",
              "late > 1 ms", "max late ms", "drops before it", "link busy", "mean queue MB",
              "carried"], rows))
     w("")
+    if tried:
+        t0 = tried[0]
+        kept = [r for r in tried if not r.get("behind")]
+        drops = [r.get("tun_drops", 0) for r in tried]
+        w("At L %s x %g ms the ladder's scenario runs (CCs %s, one iteration, stopped"
+          " there) broke the test in %d of %d runs: %d to %d frames dropped in front of the"
+          " emulator, up to %.1f %% of releases later than 1 ms, up to %.0f ms late: there"
+          " the emulator did not read the senders' frames as fast as they came, which"
+          " cubic's capacity run did not show.  That point is not carried (\"cubic"
+          " only\" above)." %
+          (t0["rate"], t0["rtt_ms"], ", ".join(sorted({r["cc"] for r in tried})),
+           len(tried) - len(kept), len(tried), min(drops), max(drops),
+           100 * max(r["late_frac"] for r in tried), max(r["max_late_ms"] for r in tried)))
+        w("")
     if best:
         w("**Largest rate x RTT carried: %s x %g ms** (a bandwidth-delay product of"
-          " %.1f MB)." % (best["rate"], best["rtt_ms"], best["rate_bps"] * best["rtt_ms"] / 8e9))
+          " %.1f MB), every scenario below held to the same test." %
+          (best["rate"], best["rtt_ms"], best["rate_bps"] * best["rtt_ms"] / 8e9))
     w("")
 
     if scale:

@@ -393,6 +393,8 @@ capacity() {
 
 if [ "$PROFILE" = short ]; then
 	CAP_SECS=10 CAP_SKIP=4
+	# two attempts a run at most: the profile stays within ~2 minutes
+	ATTEMPTS=${HOSTBENCH_SHORT_ATTEMPTS:-2}
 	declare -A g q b
 	rate=${SHORT_SCALE%%:*} rtt=${SHORT_SCALE##*:}
 	capacity "$rate" "$rtt"
