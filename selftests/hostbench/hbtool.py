@@ -75,10 +75,15 @@ def server_intervals(doc):
 
 
 def window_mbps(ivs, t0, t1, offset=0.0):
-    """Mean rate over [t0, t1] of intervals shifted by offset seconds."""
+    """Mean rate over [t0, t1] of intervals shifted by offset seconds.  A
+    partial interval (the receiver's last, after the sender stopped: the
+    path's in-flight data arriving in a fraction of a second) is left out,
+    or the pipe's drain would count as rate."""
     bits = dur = 0.0
     for s, e, b in ivs:
         s, e = s + offset, e + offset
+        if e - s < 0.5:
+            continue
         if s >= t0 - 0.01 and e <= t1 + 0.5:
             bits += b
             dur += e - s
