@@ -22,6 +22,10 @@
 #                            bbr2-bpf; the akmod spec where kmodtool is
 #   make bpf                 bbr2 as a BPF struct_ops congestion control
 #                            (bpf/: bbr2_bpf.bpf.o and the bbr2-bpf loader)
+#   make host-bench          bbr2_bpf, bbr and cubic on this host's kernel
+#                            (6.10+, BTF; root) over tools/pathemu at the
+#                            largest rate x RTT it carries, 3 iterations, the
+#                            simulator beside it (selftests/hostbench/)
 #   make reproduce [QUICK=1] set up, then run every experiment of tools/jobs
 #                            in the VM and write tables and plots
 #                            (tools/bbr2-lab reproduce; tools/README.md)
@@ -35,7 +39,7 @@ PWD  := $(shell pwd)
 SELFTEST_KVER := $(if $(filter command line environment,$(origin KVER)),KVER=$(KVER))
 
 .PHONY: all modules clean check test selftest vm-selftest demo deps \
-	install uninstall reproduce matrix deb rpm bpf
+	install uninstall reproduce matrix deb rpm bpf host-bench
 
 all: modules
 
@@ -66,6 +70,11 @@ bpf:
 
 test:
 	selftests/runner/run-all.sh
+
+# ITER=N, OUT=DIR (raw data there, the results page regenerated), CCS=...
+host-bench: bpf
+	PROFILE=full HOSTBENCH_COMMAND="make host-bench" \
+		selftests/hostbench/host-bench.sh
 
 demo: deps
 	$(MAKE) -C selftests demo $(SELFTEST_KVER)

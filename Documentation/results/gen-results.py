@@ -485,6 +485,32 @@ def kernels():
 
 # ---------------------------------------------------------------- main
 
+def host_scale():
+    """README's real-kernel scale: the largest rate x RTT the host tier's
+    path carried (Documentation/results/host-tier/, gen-host-tier.py's raw
+    data) and what bbr2_bpf, bbr and cubic carried there at 1 % loss."""
+    with open(RES / "host-tier" / "runs.jsonl") as fh:
+        runs = [json.loads(line) for line in fh if line.strip()]
+    cap = [r for r in runs if r["scenario"] == "capacity" and r.get("capacity_ok")]
+    best = max(cap, key=lambda r: (r["rate_bps"] * r["rtt_ms"], r["rate_bps"]))
+    loss = [r for r in runs if r["scenario"] == "loss1" and not r.get("behind") and
+            r["rate_bps"] == best["rate_bps"] and r["rtt_ms"] == best["rtt_ms"]]
+
+    def gb(cc):
+        xs = [r["goodput_mbps"] for r in loss if r["cc"] == cc]
+        return g3(statistics.mean(xs) / 1e3) if xs else "-"
+    return ("The 10 and 100 Gbit/s figures are the simulator's. The largest scale "
+            "measured on a real kernel is %s Gbit/s x %g ms (a %s MB bandwidth-delay "
+            "product): `bbr2_bpf` on the host's own kernel over an emulated path, "
+            "where at 1 %% random loss it carries %s Gbit/s, `loss_mode=1` %s, the "
+            "kernel's bbr %s and cubic %s (mean of %d runs each; "
+            "[host tier](Documentation/results/host-tier.rst))." %
+            ("%g" % (best["rate_bps"] / 1e9), best["rtt_ms"],
+             "%g" % (best["rate_bps"] * best["rtt_ms"] / 8e9), gb("bbr2_bpf"), gb("bbr2_bpf-lm"),
+             gb("bbr"), gb("cubic"), min(sum(r["cc"] == c for r in loss)
+                                         for c in ("bbr2_bpf", "bbr", "cubic"))))
+
+
 REGIONS = {
     "meta-peers-6.12": lambda: provenance("peers-6.12"),
     "meta-peers-6.1": lambda: provenance("peers-6.1"),
@@ -503,6 +529,7 @@ REGIONS = {
     "meta-cost": lambda: provenance("cost"),
     "cost": cost_table,
     "glance": glance,
+    "host-scale": host_scale,
     "kernels": kernels,
     "behaviour-md": lambda: behaviour(True),
     "behaviour-rst": lambda: behaviour(False),

@@ -15,6 +15,8 @@
 #               the build matrix (5.10 to 7.x), the packages (make deb and
 #               make rpm, lintian, rpmlint; install, new kernel, upgrade and
 #               removal in a chroot), DKMS and make install
+#   host        bbr2_bpf on this machine's kernel over tools/pathemu, short
+#               profile (selftests/hostbench; skipped where the kernel cannot)
 #   3. vm       the behavioural suite inside a QEMU VM (selftests/runner/run-suite.sh)
 #               on each kernel of VM_KERNELS (default: all of vm/kernels.conf),
 #               with a table test x kernel; then,
@@ -139,6 +141,9 @@ stage "quick: model tests under ASan+UBSan" model-san \
 add_counts "$RESULTS/model-san.log"
 stage "quick: tools unit tests (bbr2-lab statistics, report, plots)" tools-unit \
 	/usr/bin/python3 -m unittest discover -s "$REPO/tools/tests"
+stage "quick: tools/pathemu unit tests (ASan+UBSan)" pathemu \
+	make -C "$REPO/tools/pathemu" -B check SANITIZE=1
+add_counts "$RESULTS/pathemu.log"
 
 stage "quick: bbr2_bpf: make bpf, the admin guide's build commands" bpf-build \
 	"$SELFTESTS/docs/bpf_build_commands_work.sh"
@@ -166,6 +171,26 @@ grep -A9 '^series kernel' "$RESULTS/matrix.log" | sed 's/^/   /'
 stage "quick: packages (deb, rpm), DKMS, make install, signing (chroot)" packaging \
 	"${sudo[@]}" "$SELFTESTS/packaging/packaging-test.sh"
 add_counts "$RESULTS/packaging.log"
+
+# ---- host tier: bbr2_bpf on this machine's own kernel over tools/pathemu
+# (selftests/hostbench/host-bench.sh, PROFILE=short: ~2 minutes; the full
+# table is `make host-bench`).  Skipped where the kernel cannot take a BPF
+# struct_ops congestion control (< 6.10, no BTF) or has no TUN.
+if [ "${QUICK:-0}" = 1 ]; then
+	skip "host: bbr2_bpf over pathemu (short profile)" "QUICK=1"
+else
+	"${sudo[@]}" env PROFILE=short RESULTS="$RESULTS/host-bench" \
+		"$SELFTESTS/hostbench/host-bench.sh" >"$RESULTS/host-bench.log" 2>&1
+	rc=$?
+	if [ $rc = 4 ]; then
+		skip "host: bbr2_bpf over pathemu (short profile)" \
+			"$(sed -n 's/^1\.\.0 # SKIP //p' "$RESULTS/host-bench.log")"
+	else
+		[ $rc = 0 ] || failed_logs+=("$RESULTS/host-bench.log")
+		grep -E '^# (capacity|1 %|deep)' "$RESULTS/host-bench.log" | sed 's/^/   /'
+		add_ktap "$RESULTS/host-bench.log"
+	fi
+fi
 
 # ---- 3. VM tier
 # vm_table ABI...: one row per test, one column per kernel, from each run's
