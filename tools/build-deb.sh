@@ -29,17 +29,7 @@ stage=$(mktemp -d "${TMPDIR:-/tmp}/tcp-bbr2-deb.XXXXXX")
 trap 'rm -rf "$stage"' EXIT
 src=$stage/tcp-bbr2-$version
 mkdir "$src"
-if git -C "$REPO" rev-parse --show-toplevel >/dev/null 2>&1 &&
-   [ "$(git -C "$REPO" rev-parse --show-toplevel)" = "$REPO" ]; then
-	# tracked files as they are in the work tree, deleted ones left out
-	while IFS= read -r -d '' f; do
-		[ -e "$REPO/$f" ] || [ -L "$REPO/$f" ] && printf '%s\0' "$f"
-	done < <(git -C "$REPO" ls-files -z) |
-		tar -C "$REPO" --null -T - -cf - | tar -C "$src" -xf -
-else
-	tar -C "$REPO" --exclude=./selftests/results --exclude=./bpf/build \
-		--exclude='*.o' --exclude='*.ko' --exclude='*.deb' -cf - . | tar -C "$src" -xf -
-fi
+"$REPO/tools/copy-source-tree.sh" "$src"
 
 opts=(-us -uc)
 if ! (cd "$src" && dpkg-checkbuilddeps) >/dev/null 2>&1; then

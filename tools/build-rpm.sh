@@ -26,15 +26,7 @@ trap 'rm -rf "$top"' EXIT
 mkdir -p "$top"/{SOURCES,SPECS,BUILD,RPMS,SRPMS}
 src=$top/tcp_bbr2-$version
 mkdir "$src"
-if [ "$(git -C "$REPO" rev-parse --show-toplevel 2>/dev/null)" = "$REPO" ]; then
-	while IFS= read -r -d '' f; do
-		[ -e "$REPO/$f" ] || [ -L "$REPO/$f" ] && printf '%s\0' "$f"
-	done < <(git -C "$REPO" ls-files -z) |
-		tar -C "$REPO" --null -T - -cf - | tar -C "$src" -xf -
-else
-	tar -C "$REPO" --exclude=./selftests/results --exclude=./bpf/build \
-		--exclude='*.o' --exclude='*.ko' --exclude='*.rpm' -cf - . | tar -C "$src" -xf -
-fi
+"$REPO/tools/copy-source-tree.sh" "$src"
 tar -C "$top" -czf "$top/SOURCES/tcp_bbr2-$version.tar.gz" "tcp_bbr2-$version"
 rm -rf "$src"
 

@@ -16,7 +16,8 @@ the commit messages and, by release, in NEWS.  This check fails on:
   - file or folder names that carry a session number ("-s12-", "session").
 
 Raw data (tools/doc/, Documentation/results/data/) is checked by name
-only: recorded logs say what the machine printed.
+and by the header our scripts write over it (its leading "#" lines);
+the recorded output below that says what the machine printed.
 
   no_process_text.py [DIR]    check the git tree at DIR (default: this one)
 
@@ -55,6 +56,16 @@ def tracked(top):
     return [p for p in out.decode().split("\0") if p]
 
 
+def header(lines):
+    """A raw data file's leading "#" lines: what our scripts wrote."""
+    out = []
+    for line in lines:
+        if not line.startswith("#"):
+            break
+        out.append(line)
+    return out
+
+
 def main(argv):
     top = pathlib.Path(argv[1] if len(argv) > 1 else
                        pathlib.Path(__file__).resolve().parents[2])
@@ -65,15 +76,18 @@ def main(argv):
                 print(f"{rel}: file name carries a session or issue: {part}")
                 hits += 1
                 break
-        if rel.startswith(DATA) or rel.endswith(BINARY):
+        if rel.endswith(BINARY):
             continue
         path = top / rel
         try:
             text = path.read_text()
         except (UnicodeDecodeError, OSError):
             continue
+        lines = text.splitlines()
+        if rel.startswith(DATA):
+            lines = header(lines)
         rules = TEXT if rel.startswith(DATED) else TEXT + [DATE]
-        for n, line in enumerate(text.splitlines(), 1):
+        for n, line in enumerate(lines, 1):
             for what, pat in rules:
                 if pat.search(line):
                     print(f"{rel}:{n}: {what}: {line.strip()[:120]}")

@@ -72,16 +72,7 @@ if [ -d "$PDIR" ]; then
 else
 	ktap_skip "the module's parameter names, no more, no fewer" "$BBR2_MODULE not loaded"
 fi
-src=${BBR2_KO:-}
-[ -n "$src" ] && [ -f "$src" ] || src=$BBR2_MODULE
-while IFS= read -r line; do
-	name=${line%%:*}
-	if [[ $line =~ \[([0-9]+)\.\.([0-9]+) ]]; then
-		LO[$name]=${BASH_REMATCH[1]}
-		HI[$name]=${BASH_REMATCH[2]}
-	fi
-done < <(modinfo -F parm "$src" 2>/dev/null)
-ktap_info "ranges known for ${#HI[@]} parameters (from modinfo $src)"
+bbr2_param_ranges
 
 wrong="" tried=0 by_rule=""
 for p in "${!HI[@]}"; do

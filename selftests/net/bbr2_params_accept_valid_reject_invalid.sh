@@ -27,16 +27,7 @@ fi
 
 # ranges from the parameter descriptions ("name:desc [lo..hi; ...")
 declare -A LO HI
-src=${BBR2_KO:-}
-[ -n "$src" ] && [ -f "$src" ] || src=$BBR2_MODULE
-while IFS= read -r line; do
-	name=${line%%:*}
-	if [[ $line =~ \[([0-9]+)\.\.([0-9]+) ]]; then
-		LO[$name]=${BASH_REMATCH[1]}
-		HI[$name]=${BASH_REMATCH[2]}
-	fi
-done < <(modinfo -F parm "$src" 2>/dev/null)
-ktap_info "ranges known for ${#HI[@]} parameters (from modinfo $src)"
+bbr2_param_ranges
 
 # save everything; restore in the end ("version", which reloads every other
 # parameter's defaults, first)

@@ -202,7 +202,26 @@ bbr2_param_set()
 	fi
 }
 
-# cc_skip_reason CC: print why CC cannot be tested (empty if it can)
+# bbr2_param_ranges: LO[NAME] and HI[NAME] (associative arrays the caller
+# declares) for every parameter whose description gives a range
+# ("[lo..hi"), read with modinfo from $BBR2_KO if that file exists, else
+# from $BBR2_MODULE
+# shellcheck disable=SC2034,SC2004 # LO and HI: the caller's associative arrays
+bbr2_param_ranges()
+{
+	local src=${BBR2_KO:-} line name
+
+	[ -n "$src" ] && [ -f "$src" ] || src=$BBR2_MODULE
+	while IFS= read -r line; do
+		name=${line%%:*}
+		if [[ $line =~ \[([0-9]+)\.\.([0-9]+) ]]; then
+			LO[$name]=${BASH_REMATCH[1]}
+			HI[$name]=${BASH_REMATCH[2]}
+		fi
+	done < <(modinfo -F parm "$src" 2>/dev/null)
+	ktap_info "ranges known for ${#HI[@]} parameters (from modinfo $src)"
+}
+
 # scenario_begin RATE_MBIT: the opening of every behavioural test: root and
 # tools, the KTAP header, the dmesg mark, and the proof that the emulator
 # carries RATE_MBIT (if not, the test ends here, failed)
@@ -221,6 +240,7 @@ scenario_dumbbell()
 	dumbbell_setup "$@" || { ktap_fail "dumbbell setup"; ktap_finished; }
 }
 
+# cc_skip_reason CC: print why CC cannot be tested (empty if it can)
 cc_skip_reason()
 {
 	local cc=$1

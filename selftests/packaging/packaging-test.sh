@@ -235,7 +235,8 @@ copy_tree() {
 	mkdir -p "$ROOT/build/tcp_bbr2/tools" "$ROOT/build/tcp_bbr2/Documentation"
 	cp -r "$REPO/Kbuild" "$REPO/Makefile" "$REPO/dkms.conf" "$REPO/src" "$REPO/include" \
 		"$REPO/debian" "$REPO/packaging" "$ROOT/build/tcp_bbr2/"
-	cp -r "$REPO/tools/build-deb.sh" "$REPO/tools/bbr2-status" "$ROOT/build/tcp_bbr2/tools/"
+	cp -r "$REPO/tools/build-deb.sh" "$REPO/tools/copy-source-tree.sh" "$REPO/tools/bbr2-status" \
+		"$ROOT/build/tcp_bbr2/tools/"
 	cp "$REPO/Documentation/admin-guide.rst" "$REPO/Documentation/packages.rst" \
 		"$ROOT/build/tcp_bbr2/Documentation/"
 }

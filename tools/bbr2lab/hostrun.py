@@ -28,7 +28,7 @@ import signal
 import tempfile
 import time
 
-from . import remote, samples
+from . import jobs, remote, samples
 from .jobs import JobError
 from .runner import SS_FIELDS, log
 
@@ -442,26 +442,16 @@ def run_remote(job_list, out, args):
         _note_kernels(out, lab.meta)
         if not lab.netem and any(j.get("format") != "esnet-ini" for j in job_list):
             log("no --netem: the jobs' rtt and loss are not applied; the path's own are measured")
-        total = sum(len(j["points"]) * j["meta"]["iterations"] for j in job_list)
-        done = 0
         for job in job_list:
-            jdir = os.path.join(out, job["name"])
-            os.makedirs(jdir, exist_ok=True)
-            with open(os.path.join(jdir, "job.json"), "w") as f:
-                json.dump(job, f, indent=1)
             for note in job["meta"].get("notes", []):
                 log("%s: %s" % (job["name"], note))
-            for it in range(1, job["meta"]["iterations"] + 1):
-                for point in job["points"]:
-                    done += 1
-                    idir = os.path.join(jdir, point["id"], "iter-%d" % it)
-                    os.makedirs(idir, exist_ok=True)
-                    log("[%d/%d] %s %s iter %d/%d: %s -> %s" % (
-                        done, total, job["name"], point["id"], it, job["meta"]["iterations"],
-                        lab.sender.spec, lab.receiver.spec))
-                    if lab.run_point(job, point, it, idir) != 0:
-                        failed += 1
-                        log("  FAILED, see %s" % idir)
+        for job, point, it, idir, done, total in jobs.each_run(job_list, out):
+            log("[%d/%d] %s %s iter %d/%d: %s -> %s" % (
+                done, total, job["name"], point["id"], it, job["meta"]["iterations"],
+                lab.sender.spec, lab.receiver.spec))
+            if lab.run_point(job, point, it, idir) != 0:
+                failed += 1
+                log("  FAILED, see %s" % idir)
     except Interrupted as e:
         log("interrupted (%s): stopping and restoring every host" % e)
         rc = 130

@@ -20,6 +20,8 @@ with EXTRA_RTT ms more base RTT than the dumbbell's.  CC "bbr2v2" and
 """
 
 import itertools
+import json
+import os
 import re
 
 try:
@@ -133,3 +135,29 @@ def buffer_bdp(cfg):
         bdp = cfg["rate"] * 125 * cfg["rtt"]
         return float(cfg["buffer_bytes"]) / bdp
     return float(cfg["buffer_bdp"])
+
+
+def each_run(job_list, out, resume=False):
+    """Every run of the jobs in the order they run, as (job, point,
+    iteration, run directory, its number, how many there are), each job's
+    job.json written to OUT/<job>/ before its first run.  With resume, a
+    run whose run.json says it succeeded (kept from an earlier, interrupted
+    run into the same OUT) is passed over; its number still counts."""
+    total = sum(len(j["points"]) * j["meta"]["iterations"] for j in job_list)
+    n = 0
+    for job in job_list:
+        jdir = os.path.join(out, job["name"])
+        os.makedirs(jdir, exist_ok=True)
+        with open(os.path.join(jdir, "job.json"), "w") as f:
+            json.dump(job, f, indent=1)
+        for it in range(1, job["meta"]["iterations"] + 1):
+            for point in job["points"]:
+                n += 1
+                idir = os.path.join(jdir, point["id"], "iter-%d" % it)
+                prev = os.path.join(idir, "run.json")
+                if resume and os.path.exists(prev):
+                    with open(prev) as f:
+                        if json.load(f)["rc"] == 0:
+                            continue
+                os.makedirs(idir, exist_ok=True)
+                yield job, point, it, idir, n, total

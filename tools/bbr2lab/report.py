@@ -180,14 +180,16 @@ def plot_curve(job, points, xkey, title):
     return fig
 
 
-def plot_bars(points, xkey, title):
-    """Grouped bars: mean throughput per flow group at each value of xkey
-    (the buffer-size table), min..max as error bars; retransmit % printed
-    above each bar."""
-    fig, ax = plt.subplots(figsize=(8, 4.5))
+
+def _rows_by_x_and_cc(points, x_of):
+    """Each point's per-CC rows (not the "all" row) keyed by (x, cc), x
+    being x_of(point) (None leaves the point out); with the x values and
+    the CCs in the order they first appear."""
     xs, ccs, val = [], [], {}
     for pt, _, rows in points:
-        x = str(pt["swept"].get(xkey, pt["id"])) if xkey else pt["id"]
+        x = x_of(pt)
+        if x is None:
+            continue
         if x not in xs:
             xs.append(x)
         for r in rows:
@@ -196,6 +198,16 @@ def plot_bars(points, xkey, title):
             if r["cc"] not in ccs:
                 ccs.append(r["cc"])
             val[x, r["cc"]] = r
+    return xs, ccs, val
+
+
+def plot_bars(points, xkey, title):
+    """Grouped bars: mean throughput per flow group at each value of xkey
+    (the buffer-size table), min..max as error bars; retransmit % printed
+    above each bar."""
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    xs, ccs, val = _rows_by_x_and_cc(
+        points, lambda pt: str(pt["swept"].get(xkey, pt["id"])) if xkey else pt["id"])
     width = 0.8 / max(len(ccs), 1)
     for j, cc in enumerate(ccs):
         idx = [i for i, x in enumerate(xs) if (x, cc) in val]
@@ -283,21 +295,14 @@ def plot_mix_panels(points, xkey, title):
                              sharey=True)
     for i, mix in enumerate(mixes):
         ax = axes[i // ncol][i % ncol]
-        xs, ccs, val = [], [], {}
-        for pt, _, rows in points:
+        def x_of(pt, mix=mix):
             if pt["config"]["mix"] != mix:
-                continue
+                return None
             x = pt["swept"].get(xkey, pt["id"])
             if xkey == "buffer_bytes":
                 x = "%g MB" % (float(x) / 1e6)
-            if x not in xs:
-                xs.append(x)
-            for r in rows:
-                if r["cc"] == "all":
-                    continue
-                if r["cc"] not in ccs:
-                    ccs.append(r["cc"])
-                val[x, r["cc"]] = r
+            return x
+        xs, ccs, val = _rows_by_x_and_cc(points, x_of)
         width = 0.8 / max(len(ccs), 1)
         for j, cc in enumerate(ccs):
             idx = [k for k, x in enumerate(xs) if (x, cc) in val]

@@ -215,29 +215,16 @@ def run_here(job_list, out, ko, capacity=True):
     rate = max((p["config"]["rate"] for j in job_list for p in j["points"]), default=0)
     if capacity and rate:
         measure_capacity(out, rate, "before")
-    total = sum(len(j["points"]) * j["meta"]["iterations"] for j in job_list)
-    done, failed, t_start = 0, 0, time.time()
-    for job in job_list:
-        jdir = os.path.join(out, job["name"])
-        os.makedirs(jdir, exist_ok=True)
-        with open(os.path.join(jdir, "job.json"), "w") as f:
-            json.dump(job, f, indent=1)
-        for it in range(1, job["meta"]["iterations"] + 1):
-            for point in job["points"]:
-                done += 1
-                idir = os.path.join(jdir, point["id"], "iter-%d" % it)
-                prev = os.path.join(idir, "run.json")
-                if os.path.exists(prev) and json.load(open(prev))["rc"] == 0:
-                    continue            # kept from an earlier, interrupted run
-                os.makedirs(idir, exist_ok=True)
-                elapsed = time.time() - t_start
-                eta = elapsed / max(done - 1, 1) * (total - done + 1) if done > 1 else 0
-                log("[%d/%d] %s %s iter %d/%d (elapsed %ds, eta %ds)"
-                    % (done, total, job["name"], point["id"], it,
-                       job["meta"]["iterations"], elapsed, eta))
-                if run_point(point, job["meta"], idir) != 0:
-                    failed += 1
-                    log("  FAILED, see %s/point.log" % idir)
+    failed, t_start = 0, time.time()
+    for job, point, it, idir, done, total in jobs.each_run(job_list, out, resume=True):
+        elapsed = time.time() - t_start
+        eta = elapsed / max(done - 1, 1) * (total - done + 1) if done > 1 else 0
+        log("[%d/%d] %s %s iter %d/%d (elapsed %ds, eta %ds)"
+            % (done, total, job["name"], point["id"], it,
+               job["meta"]["iterations"], elapsed, eta))
+        if run_point(point, job["meta"], idir) != 0:
+            failed += 1
+            log("  FAILED, see %s/point.log" % idir)
     set_params(3, {})
     if capacity and rate:
         measure_capacity(out, rate, "after")

@@ -176,26 +176,13 @@ def run_point(binary, point, meta, outdir, seed, nice=0, idle=False):
 
 def run_sim(job_list, out, nice=0, idle=False):
     binary = build()
-    total = sum(len(j["points"]) * j["meta"]["iterations"] for j in job_list)
-    done, failed, t_start = 0, 0, time.time()
-    for job in job_list:
-        jdir = os.path.join(out, job["name"])
-        os.makedirs(jdir, exist_ok=True)
-        with open(os.path.join(jdir, "job.json"), "w") as f:
-            json.dump(job, f, indent=1)
-        for it in range(1, job["meta"]["iterations"] + 1):
-            for point in job["points"]:
-                done += 1
-                idir = os.path.join(jdir, point["id"], "iter-%d" % it)
-                prev = os.path.join(idir, "run.json")
-                if os.path.exists(prev) and json.load(open(prev))["rc"] == 0:
-                    continue
-                os.makedirs(idir, exist_ok=True)
-                log("[%d/%d] %s %s iter %d (elapsed %ds)" % (
-                    done, total, job["name"], point["id"], it, time.time() - t_start))
-                if run_point(binary, point, job["meta"], idir, it, nice, idle) != 0:
-                    failed += 1
-                    log("  FAILED, see %s/point.log" % idir)
+    failed, t_start = 0, time.time()
+    for job, point, it, idir, done, total in jobs.each_run(job_list, out, resume=True):
+        log("[%d/%d] %s %s iter %d (elapsed %ds)" % (
+            done, total, job["name"], point["id"], it, time.time() - t_start))
+        if run_point(binary, point, job["meta"], idir, it, nice, idle) != 0:
+            failed += 1
+            log("  FAILED, see %s/point.log" % idir)
     return failed
 
 

@@ -251,6 +251,52 @@ class RestoreTests(unittest.TestCase):
                 remote.parse_host(bad)
 
 
+class LocalShellHost(remote.Host):
+    """A Host whose remote shell is a local sh."""
+
+    def sh(self, script, check=True):
+        import subprocess
+        r = subprocess.run(["sh", "-s"], input=script, capture_output=True, text=True)
+        if check and r.returncode:
+            raise remote.RemoteError(r.stderr)
+        return r.stdout
+
+
+class ParamScriptTests(unittest.TestCase):
+    def test_params_to_defaults_writes_every_parameter(self):
+        """Every file gets "default"; one that refuses (here: a directory
+        in its place) neither stops the others nor fails the call."""
+        with tempfile.TemporaryDirectory() as d:
+            for n in ("loss_thresh", "version", "zz_last"):
+                with open(os.path.join(d, n), "w") as f:
+                    f.write("7\n")
+            os.mkdir(os.path.join(d, "refuses"))
+            old, remote.PARAMS_DIR = remote.PARAMS_DIR, d
+            try:
+                h = LocalShellHost("sender", "localhost", d)
+                h.params_to_defaults()
+                got = h.read_params()
+            finally:
+                remote.PARAMS_DIR = old
+            self.assertEqual(got, {"loss_thresh": "default", "version": "default",
+                                   "zz_last": "default"})
+
+    def test_metadata_has_every_parameter(self):
+        with tempfile.TemporaryDirectory() as d:
+            for n, v in (("loss_thresh", "7"), ("pacing_gain", "320,232,256")):
+                with open(os.path.join(d, n), "w") as f:
+                    f.write(v + "\n")
+            old, remote.PARAMS_DIR = remote.PARAMS_DIR, d
+            try:
+                meta = remote.host_metadata(LocalShellHost("sender", "localhost", d),
+                                            "127.0.0.1")
+            finally:
+                remote.PARAMS_DIR = old
+            self.assertEqual(meta["params"], {"loss_thresh": "7",
+                                              "pacing_gain": "320,232,256"})
+            self.assertTrue(meta["kernel"])
+
+
 class FakeHost:
     """A host that records every command; connect fails for 'down'."""
     log = []

@@ -114,6 +114,28 @@ static void write_given(void)
 	}
 }
 
+/*
+ * The set under test: the command line's parameters, then one parameter at
+ * an extreme (alone >= 0), then combo parameters at random values.
+ */
+static void write_set(int alone, int extreme, u32 combo)
+{
+	char val[128];
+	u32 k;
+
+	write_given();
+	if (alone >= 0) {
+		draw_value(params[alone]->name, extreme, val, sizeof(val));
+		write_param(params[alone]->name, val);
+	}
+	for (k = 0; k < combo; k++) {
+		const char *name = params[rnd(nparams)]->name;
+
+		draw_value(name, 0, val, sizeof(val));
+		write_param(name, val);
+	}
+}
+
 /* Bytes ACKed from WRITE_AT_US (or 0) to the end, and the longest stall. */
 static double last_queue, last_retrans;
 
@@ -121,9 +143,7 @@ static u64 run(bool midflow, int alone, int extreme, u32 combo, struct watch *w)
 {
 	struct linksim_cfg cfg;
 	struct linksim *sim;
-	char val[128];
 	u64 before = 0, got;
-	u32 k;
 
 	linksim_cfg_default(&cfg);
 	cfg.rate_bps = 20000000;
@@ -139,33 +159,13 @@ static u64 run(bool midflow, int alone, int extreme, u32 combo, struct watch *w)
 
 	/* the set: one parameter at an extreme, or a random combination */
 	if (!midflow) {
-		write_given();
-		if (alone >= 0) {
-			draw_value(params[alone]->name, extreme, val, sizeof(val));
-			write_param(params[alone]->name, val);
-		}
-		for (k = 0; k < combo; k++) {
-			const char *name = params[rnd(nparams)]->name;
-
-			draw_value(name, 0, val, sizeof(val));
-			write_param(name, val);
-		}
+		write_set(alone, extreme, combo);
 	}
 	sim = linksim_new(&cfg, "bbr2");
 	if (midflow) {
 		linksim_run_until(sim, WRITE_AT_US);
 		before = linksim_flow_stats(sim, 0)->bytes_acked;
-		write_given();
-		if (alone >= 0) {
-			draw_value(params[alone]->name, extreme, val, sizeof(val));
-			write_param(params[alone]->name, val);
-		}
-		for (k = 0; k < combo; k++) {
-			const char *name = params[rnd(nparams)]->name;
-
-			draw_value(name, 0, val, sizeof(val));
-			write_param(name, val);
-		}
+		write_set(alone, extreme, combo);
 	}
 	linksim_run_until(sim, RUN_US);
 	got = linksim_flow_stats(sim, 0)->bytes_acked - before;
