@@ -3,9 +3,6 @@
 #
 # The module's second name, bbr2_ref (Google's model exactly, whatever the
 # shared parameters select for bbr2):
-#  - is offered, and selected per socket (setsockopt TCP_CONGESTION, via
-#    iperf3 -C), as a namespace's default (sysctl, non-init netns) and per
-#    route (ip route ... congctl);
 #  - a bbr2_ref socket alone keeps the module loaded (rmmod refused);
 #  - with loss_mode=1, a bbr2 flow and a bbr2_ref flow at once on one host
 #    each run their own behaviour: the bbr2_state tracepoint, which reports
@@ -66,35 +63,15 @@ cc_available "$REF_CC" || { dmesg_check; ktap_finished; }
 
 dumbbell_setup 20 20 0 1 || { ktap_fail "dumbbell setup"; ktap_finished; }
 
-# 1. per socket, and the module's reference count
+# 1. the module's reference count (every way of selecting bbr2_ref is
+# checked by bbr2_selectable_by_sysctl_route_and_socket.sh)
 flow_ss sockopt "$REF_CC" try_rmmod
 ktap_result "setsockopt TCP_CONGESTION (iperf3 -C $REF_CC) selects $REF_CC" uses_ref sockopt
 ktap_info "rmmod said: $(cat "$TEST_OUT/rmmod.err")"
 ktap_result "rmmod refused while a $REF_CC socket exists" \
 	bash -c "! grep -qx removed '$TEST_OUT/rmmod.err' && test -d '/sys/module/$BBR2_MODULE'"
 
-# 2. namespace default
-if in_snd sysctl -qw net.ipv4.tcp_congestion_control="$REF_CC" 2>"$TEST_OUT/sysctl.err"; then
-	ktap_pass "sysctl tcp_congestion_control=$REF_CC in a non-init netns"
-	flow_ss netns_default
-	ktap_result "netns default $REF_CC used by a new connection" uses_ref netns_default
-else
-	ktap_info "$(cat "$TEST_OUT/sysctl.err")"
-	ktap_fail "sysctl tcp_congestion_control=$REF_CC in a non-init netns"
-fi
-in_snd sysctl -qw net.ipv4.tcp_congestion_control=cubic
-
-# 3. per route, with the namespace default left at cubic
-if in_snd ip route replace 10.0.3.0/24 via 10.0.1.2 dev s0 congctl "$REF_CC"; then
-	ktap_pass "ip route ... congctl $REF_CC accepted"
-	flow_ss route
-	ktap_result "route congctl $REF_CC used by a new connection" uses_ref route
-else
-	ktap_fail "ip route ... congctl $REF_CC accepted"
-fi
-in_snd ip route replace 10.0.3.0/24 via 10.0.1.2 dev s0
-
-# 4. bbr2 with loss_mode=1 beside bbr2_ref, at once
+# 2. bbr2 with loss_mode=1 beside bbr2_ref, at once
 mountpoint -q "$TRACEFS" 2>/dev/null || mount -t tracefs tracefs "$TRACEFS" 2>/dev/null
 EVENT=$TRACEFS/events/bbr2/bbr2_state
 lm_orig=$(bbr2_param_get loss_mode)
