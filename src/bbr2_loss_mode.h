@@ -19,11 +19,18 @@
  * or at a rate that is too high; a probe ends on a rate that is too high.
  *
  * It also leaves STARTUP on a lossy round with a queue, however few ACKs
- * reported the loss; probes on the Reno-coexistence timer only where a
- * queue is, and elsewhere lets that timer undo the loss cuts; cruises a
- * few packets further below inflight_hi than v3, and trims inflight_hi a
- * packet on a cruising round with congestion loss; and shortens the
- * min_rtt window when PROBE_RTT finds a queue it could not drain.
+ * reported the loss; and shortens the min_rtt window when PROBE_RTT finds
+ * a queue it could not drain.  Where the bottleneck buffer is too shallow
+ * for a queue the flow could see, congestion looks like random loss, and
+ * three defences keep a flow with a small share from overfilling it: it
+ * probes on the Reno-coexistence timer only where a queue is, and
+ * elsewhere lets that timer undo the loss cuts; it cruises a few packets
+ * further below inflight_hi than v3; and it trims inflight_hi a packet on
+ * a cruising round with congestion loss.  A flow that has seen a queue
+ * build and persist for a round (bbr2_note_deep_buffer()) knows its
+ * buffer shows congestion, and drops the three: there they would only
+ * hold a flow whose whole BDP is a few packets below its pipe, since
+ * every probe that random loss ends early leaves inflight_hi near the BDP.
  *
  * The model (bbr2_model.c) asks this unit at each of its decision points;
  * in loss_mode 0 every answer is v3's:
@@ -31,6 +38,7 @@
  *   bbr2_loss_mode_start_cycle()     PROBE_BW DOWN: re-latch, decay
  *   bbr2_loss_mode_start_cruise()    PROBE_BW CRUISE begins
  *   bbr2_note_low_rtt()              every ACK: an RTT sample
+ *   bbr2_note_deep_buffer()          end of a loss round: did it see a queue
  *   bbr2_update_bg_loss()            end of a loss round
  *   bbr2_forget_low_rtt()            a new loss round begins
  *   bbr2_queue_loss_may_end_startup() may this STARTUP round's loss end it
@@ -44,9 +52,10 @@
  * All are static inline: the BPF build needs the whole per-ACK path in one
  * program, and the module gains no call per ACK.
  *
- * State: bbr->loss_mode, bg_loss_level, low_rtt_in_round, and the cruise
- * pool, which shares a word with bw_probe_up_acks (PROBE_UP's counter,
- * unused while cruising), so that struct bbr fits the private area.
+ * State: bbr->loss_mode, bg_loss_level, low_rtt_in_round, deep_buffer,
+ * and the cruise pool, which shares a word with bw_probe_up_acks
+ * (PROBE_UP's counter, unused while cruising), so that struct bbr fits the
+ * private area.
  */
 #ifndef _BBR2_LOSS_MODE_H
 #define _BBR2_LOSS_MODE_H
@@ -120,6 +129,7 @@ static inline void bbr2_latch_loss_mode(struct bbr2 *bbr,
 	bbr->loss_mode = on;
 	bbr->bg_loss_level = 0;
 	bbr->low_rtt_in_round = 0;
+	bbr->deep_buffer = 0;
 }
 
 static inline void bbr2_empty_bg_pool(struct bbr2 *bbr)
@@ -149,6 +159,29 @@ static inline void bbr2_loss_mode_start_cruise(struct bbr2 *bbr)
 {
 	if (bbr2_loss_mode(bbr))
 		bbr2_empty_bg_pool(bbr);
+}
+
+/*
+ * Does smoothed RTT show a queue?  More than min_rtt/2^BBR2_QUEUE_RTT_SHIFT
+ * above min_rtt, not counting two of our packet intervals:
+ *
+ * a receiver that delays its ACK until a second segment arrives holds the
+ * first segment's RTT sample for up to one of our packet intervals; at a
+ * small share of the link that is milliseconds, which smoothed RTT would
+ * read as a queue.  Two intervals of it are not counted (one also covers
+ * the handshake's RTT, from which min_rtt may come, lacking a full-sized
+ * packet's serialisation).  At DTN rates an interval is microseconds.
+ */
+static inline bool bbr2_srtt_shows_queue(const struct sock *sk)
+{
+	const struct bbr2 *bbr = inet_csk_ca(sk);
+	u64 min_rtt = bbr->min_rtt_us;
+	u64 not_queue = min_rtt >> BBR2_QUEUE_RTT_SHIFT;
+	u32 bw = bbr2_bw(bbr);
+
+	if (bw)
+		not_queue += 2 * div_u64(BW_UNIT, bw);	/* us per packet, x2 */
+	return (u64)(tcp_sk(sk)->srtt_us >> 3) > min_rtt + not_queue;
 }
 
 /* Is an RTT sample (next to) free of queue? */
@@ -182,6 +215,31 @@ static inline void bbr2_forget_low_rtt(struct bbr2 *bbr)
 static inline bool bbr2_standing_queue(const struct bbr2 *bbr)
 {
 	return !bbr->low_rtt_in_round;
+}
+
+/*
+ * At the end of a loss round: in loss_mode 1, note that the bottleneck
+ * buffer holds a queue this flow can see, once a round kept a standing
+ * queue, smoothed RTT shows it too, and the round's flight was above the
+ * BDP (so the queue is packets in the buffer, ours or a competitor's, not
+ * a receiver delaying its ACKs to a flow with a packet or two in flight).
+ * A buffer's depth is the path's, so the note stays: from then on a
+ * congestion loss comes with a queue the loss mode sees, and the
+ * shallow-buffer defences (bbr2_cruise_extra_headroom(),
+ * bbr2_trim_cruising_cap(), bbr2_queue_lets_reno_in()) are off.  In a
+ * buffer too shallow to show a queue the note never comes.
+ */
+static inline void bbr2_note_deep_buffer(struct sock *sk, u32 tx_in_flight)
+{
+	struct bbr2 *bbr = inet_csk_ca(sk);
+	u64 bdp;
+
+	if (!bbr2_loss_mode(bbr) || bbr->deep_buffer ||
+	    !bbr2_standing_queue(bbr) || bbr->min_rtt_us == ~0U)
+		return;
+	bdp = ((u64)bbr2_max_bw(bbr) * bbr->min_rtt_us) >> BW_SCALE;
+	if (tx_in_flight > bdp && bbr2_srtt_shows_queue(sk))
+		bbr->deep_buffer = 1;
 }
 
 /*
@@ -331,7 +389,8 @@ static inline void bbr2_trim_cruising_cap(struct bbr2 *bbr, u32 round_lost,
 	u32 floor = bbr2_param(t, CWND_MIN_TARGET) +
 		    BBR2_CRUISE_OVERSHOOT_PKTS + 1;
 
-	if (!bbr2_loss_mode(bbr) || bbr->mode != BBR2_PROBE_BW ||
+	if (!bbr2_loss_mode(bbr) || bbr->deep_buffer ||
+	    bbr->mode != BBR2_PROBE_BW ||
 	    bbr->cycle_idx != BBR2_BW_PROBE_CRUISE ||
 	    bbr->inflight_hi == ~0U || bbr2_standing_queue(bbr) ||
 	    round_lost < BBR2_CRUISE_TRIM_LOST)
@@ -340,39 +399,37 @@ static inline void bbr2_trim_cruising_cap(struct bbr2 *bbr, u32 round_lost,
 		bbr->inflight_hi--;
 }
 
-/* Packets of headroom below inflight_hi on top of v3's, when cruising. */
+/*
+ * Packets of headroom below inflight_hi on top of v3's, when cruising: in
+ * loss_mode 1, BBR2_CRUISE_OVERSHOOT_PKTS until the buffer has shown a
+ * queue (bbr2_note_deep_buffer()); where it does, an overshoot of
+ * inflight_hi shows as a queue, and its loss is congestion.
+ */
 static inline u32 bbr2_cruise_extra_headroom(const struct bbr2 *bbr)
 {
-	return bbr2_loss_mode(bbr) ? BBR2_CRUISE_OVERSHOOT_PKTS : 0;
+	return bbr2_loss_mode(bbr) && !bbr->deep_buffer ?
+	       BBR2_CRUISE_OVERSHOOT_PKTS : 0;
 }
 
 /*
  * May the Reno-coexistence timer start a probe?  Always in v3's mode.  The
- * timer is for a path where a loss-based flow keeps a queue; in loss_mode 1,
- * smoothed RTT more than min_rtt/2^BBR2_QUEUE_RTT_SHIFT above min_rtt says
- * one does.  A buffer too shallow for such a queue gives a Reno flow
- * nothing to take, and there every flow probing on a Reno flow's time
- * scale (~10 rounds at ~10 packets each) keeps the buffer overflowing;
- * the caller then lets the timer undo the loss cuts instead.
- *
- * A receiver that delays its ACK until a second segment arrives holds the
- * first segment's RTT sample for up to one of our packet intervals; at a
- * small share of the link that is milliseconds, which smoothed RTT would
- * read as a queue.  Two intervals of it are not counted.  At DTN rates an
- * interval is microseconds.
+ * timer is for a path where a loss-based flow keeps a queue; in loss_mode
+ * 1, smoothed RTT says one does (bbr2_srtt_shows_queue()).  A buffer too
+ * shallow for such a queue gives a Reno flow nothing to take, and there
+ * every flow probing on a Reno flow's time scale (~10 rounds at ~10
+ * packets each) keeps the buffer overflowing; the caller then lets the
+ * timer undo the loss cuts instead.  A buffer that has shown a queue
+ * (bbr2_note_deep_buffer()) is not too shallow: as in v3, the timer
+ * probes, and an inflight_hi that random loss lowered to near the BDP is
+ * learnt afresh every Reno interval.
  */
 static inline bool bbr2_queue_lets_reno_in(const struct sock *sk)
 {
 	const struct bbr2 *bbr = inet_csk_ca(sk);
-	u64 min_rtt = bbr->min_rtt_us;
-	u64 not_queue = min_rtt >> BBR2_QUEUE_RTT_SHIFT;
-	u32 bw = bbr2_bw(bbr);
 
-	if (!bbr2_loss_mode(bbr))
+	if (!bbr2_loss_mode(bbr) || bbr->deep_buffer)
 		return true;
-	if (bw)
-		not_queue += 2 * div_u64(BW_UNIT, bw);	/* us per packet, x2 */
-	return (u64)(tcp_sk(sk)->srtt_us >> 3) > min_rtt + not_queue;
+	return bbr2_srtt_shows_queue(sk);
 }
 
 /*

@@ -832,6 +832,7 @@ static void bbr2_update_congestion_signals(struct sock *sk,
 
 	if (!bbr->loss_round_start)
 		return;
+	bbr2_note_deep_buffer(sk, ack->tx_in_flight);
 	bbr2_update_bg_loss(bbr, ack->lost, ack->tx_in_flight, t);
 	/* The loss mode may end STARTUP on a lossy round with a queue. */
 	if (bbr2_queue_loss_may_end_startup(bbr, t) &&
