@@ -28,9 +28,10 @@
  * further below inflight_hi than v3; and it trims inflight_hi a packet on
  * a cruising round with congestion loss.  A flow that has seen a queue
  * build and persist for a round (bbr2_note_deep_buffer()) knows its
- * buffer shows congestion, and drops the three: there they would only
- * hold a flow whose whole BDP is a few packets below its pipe, since
- * every probe that random loss ends early leaves inflight_hi near the BDP.
+ * buffer shows congestion, drops the first and the last, and keeps the
+ * headroom only in proportion to inflight_hi: there they would only hold
+ * a flow whose whole BDP is a few packets below its pipe, since every
+ * probe that random loss ends early leaves inflight_hi near the BDP.
  *
  * The model (bbr2_model.c) asks this unit at each of its decision points;
  * in loss_mode 0 every answer is v3's:
@@ -225,9 +226,10 @@ static inline bool bbr2_standing_queue(const struct bbr2 *bbr)
  * a receiver delaying its ACKs to a flow with a packet or two in flight).
  * A buffer's depth is the path's, so the note stays: from then on a
  * congestion loss comes with a queue the loss mode sees, and the
- * shallow-buffer defences (bbr2_cruise_extra_headroom(),
- * bbr2_trim_cruising_cap(), bbr2_queue_lets_reno_in()) are off.  In a
- * buffer too shallow to show a queue the note never comes.
+ * shallow-buffer defences are off (bbr2_trim_cruising_cap(),
+ * bbr2_queue_lets_reno_in()) or scaled to the flow
+ * (bbr2_cruise_extra_headroom()).  In a buffer too shallow to show a
+ * queue the note never comes.
  */
 static inline void bbr2_note_deep_buffer(struct sock *sk, u32 tx_in_flight)
 {
@@ -402,13 +404,19 @@ static inline void bbr2_trim_cruising_cap(struct bbr2 *bbr, u32 round_lost,
 /*
  * Packets of headroom below inflight_hi on top of v3's, when cruising: in
  * loss_mode 1, BBR2_CRUISE_OVERSHOOT_PKTS until the buffer has shown a
- * queue (bbr2_note_deep_buffer()); where it does, an overshoot of
- * inflight_hi shows as a queue, and its loss is congestion.
+ * queue (bbr2_note_deep_buffer()).  Where it has, an overshoot of
+ * inflight_hi shows as a queue, and its loss is congestion; the headroom
+ * is kept in proportion to inflight_hi, a 32nd of it at most, so that a
+ * flow of hundreds of packets keeps its cap beside a loss-based
+ * competitor, and a flow whose whole BDP is a few packets cruises at v3's.
  */
 static inline u32 bbr2_cruise_extra_headroom(const struct bbr2 *bbr)
 {
-	return bbr2_loss_mode(bbr) && !bbr->deep_buffer ?
-	       BBR2_CRUISE_OVERSHOOT_PKTS : 0;
+	if (!bbr2_loss_mode(bbr))
+		return 0;
+	if (!bbr->deep_buffer)
+		return BBR2_CRUISE_OVERSHOOT_PKTS;
+	return min_t(u32, BBR2_CRUISE_OVERSHOOT_PKTS, bbr->inflight_hi >> 5);
 }
 
 /*
