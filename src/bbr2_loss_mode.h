@@ -19,7 +19,8 @@
  * or at a rate that is too high; a probe ends on a rate that is too high.
  *
  * It also leaves STARTUP on a lossy round with a queue, however few ACKs
- * reported the loss; and shortens the min_rtt window when PROBE_RTT finds
+ * reported the loss, if the loss is more than any background it learns
+ * could explain; and shortens the min_rtt window when PROBE_RTT finds
  * a queue it could not drain.  Where the bottleneck buffer is too shallow
  * for a queue the flow could see, congestion looks like random loss, and
  * three defences keep a flow with a small share from overfilling it: it
@@ -32,6 +33,8 @@
  * headroom only in proportion to inflight_hi: there they would only hold
  * a flow whose whole BDP is a few packets below its pipe, since every
  * probe that random loss ends early leaves inflight_hi near the BDP.
+ * There, too, it judges a loss rate against the background in fractions
+ * of a packet (bbr2_loss_beyond_level()).
  *
  * The model (bbr2_model.c) asks this unit at each of its decision points;
  * in loss_mode 0 every answer is v3's:
@@ -53,10 +56,10 @@
  * All are static inline: the BPF build needs the whole per-ACK path in one
  * program, and the module gains no call per ACK.
  *
- * State: bbr->loss_mode, bg_loss_level, low_rtt_in_round, deep_buffer,
- * and the cruise pool, which shares a word with bw_probe_up_acks
- * (PROBE_UP's counter, unused while cruising), so that struct bbr fits the
- * private area.
+ * State: bbr->loss_mode, bg_loss_level, bg_loss_seen, low_rtt_in_round,
+ * deep_buffer, and the cruise pool, which shares a word with
+ * bw_probe_up_acks (PROBE_UP's counter, unused while cruising), so that
+ * struct bbr fits the private area.
  */
 #ifndef _BBR2_LOSS_MODE_H
 #define _BBR2_LOSS_MODE_H
@@ -131,6 +134,7 @@ static inline void bbr2_latch_loss_mode(struct bbr2 *bbr,
 	bbr->bg_loss_level = 0;
 	bbr->low_rtt_in_round = 0;
 	bbr->deep_buffer = 0;
+	bbr->bg_loss_seen = 0;
 }
 
 static inline void bbr2_empty_bg_pool(struct bbr2 *bbr)
@@ -141,16 +145,21 @@ static inline void bbr2_empty_bg_pool(struct bbr2 *bbr)
 
 /*
  * A PROBE_BW cycle begins (DOWN): latch the parameter; the background must
- * be confirmed in every cycle, so it decays a step, and a level learnt once,
- * e.g. from the losses STARTUP left, does not outlive the path that showed
- * it; the pool takes over the word PROBE_UP's bw_probe_up_acks used.
+ * be confirmed in every cycle, so it decays a step unless a cruising round
+ * of the cycle ending lost at its level or above (bg_loss_seen), and a
+ * level learnt once, e.g. from the losses STARTUP left, does not outlive
+ * the path that showed it; the pool takes over the word PROBE_UP's
+ * bw_probe_up_acks used.  Where the Reno timer starts a probe every ten
+ * rounds or so, few cycles hold a pool big enough to raise the level, and
+ * an unconditional decay would hold it below the background it measures.
  */
 static inline void bbr2_loss_mode_start_cycle(struct bbr2 *bbr,
 					      const struct bbr2_tunables *t)
 {
 	bbr2_latch_loss_mode(bbr, t);
-	if (bbr->bg_loss_level)
+	if (bbr->bg_loss_level && !bbr->bg_loss_seen)
 		bbr->bg_loss_level--;
+	bbr->bg_loss_seen = 0;
 	if (bbr2_loss_mode(bbr))
 		bbr2_empty_bg_pool(bbr);
 }
@@ -258,7 +267,9 @@ static inline void bbr2_note_deep_buffer(struct sock *sk, u32 tx_in_flight)
  * price: a flow with a small share of a shallow buffer learns some of its
  * competitors' congestion loss, which comes with no queue it could see, as
  * background.  A cruising round that lost packets with a standing queue is
- * congestion: it lowers the level a step and empties the pool.
+ * congestion: it lowers the level a step and empties the pool.  A round,
+ * or pool, that lost at the level or above confirms it for the cycle
+ * (bbr2_loss_mode_start_cycle()).
  */
 static inline void bbr2_update_bg_loss(struct bbr2 *bbr, u32 round_lost,
 				       u32 tx_in_flight,
@@ -294,6 +305,8 @@ static inline void bbr2_update_bg_loss(struct bbr2 *bbr, u32 round_lost,
 	lost <<= BBR_SCALE + 1;
 	while (level < BBR2_BG_LOSS_MAX && lost >= half_thresh * (level + 1))
 		level++;
+	if (level >= bbr->bg_loss_level)
+		bbr->bg_loss_seen = 1;
 	if (level > bbr->bg_loss_level && half_thresh >= resolvable)
 		bbr->bg_loss_level++;
 	else if (level + 1 < bbr->bg_loss_level)
@@ -317,41 +330,87 @@ static inline u32 bbr2_bg_loss_level(const struct bbr2 *bbr)
  * probe.  Compared squared, so no square root is taken; for the thousands
  * of packets a DTN's round carries the margin is a small fraction of the
  * limit.
+ *
+ * @exact: the limit and the background in fractions of a packet.  Without
+ * it both are whole packets, rounded down, and a round of a few dozen
+ * packets meets a limit of a packet or none, with no margin: one or two
+ * losses are too high, whatever the background.  That is the side to err
+ * on in a buffer too shallow to show a queue, where a flow with a small
+ * share sees its congestion only as loss.  Where the buffer has shown one
+ * (bbr2_note_deep_buffer()), congestion loss comes with a standing queue,
+ * which bbr2_loss_is_congestion() takes for congestion at any rate; the
+ * rate test is then only the guard against random loss, and is exact, so
+ * that a flow whose BDP is a few dozen packets keeps its probes and its
+ * bounds through the background it has learnt.
  */
-static inline bool bbr2_loss_beyond_background(const struct bbr2 *bbr,
-					       u64 lost, u32 tx_in_flight,
-					       const struct bbr2_tunables *t)
+static inline bool bbr2_loss_beyond_level(u64 lost, u32 tx_in_flight,
+					  u32 thresh, u32 level, bool exact)
 {
-	u32 thresh = bbr2_param(t, LOSS_THRESH);
-	u32 level = bbr2_bg_loss_level(bbr);
 	u64 limit, expected, excess;
 
-	limit = ((u64)tx_in_flight * thresh * (2 + level)) >> (BBR_SCALE + 1);
+	if (!exact) {
+		limit = ((u64)tx_in_flight * thresh * (2 + level)) >>
+			(BBR_SCALE + 1);
+		if (lost <= limit)
+			return false;
+		if (!level)
+			return true;
+		expected = ((u64)tx_in_flight * thresh * level) >>
+			   (BBR_SCALE + 1);
+		excess = lost - limit;
+		return excess >= BIT(26) || excess * excess > 4 * expected;
+	}
+	/* In 1/2^(BBR_SCALE + 1) packets, so that no fraction is lost. */
+	lost <<= BBR_SCALE + 1;
+	limit = (u64)tx_in_flight * thresh * (2 + level);
 	if (lost <= limit)
 		return false;
 	if (!level)
 		return true;
-	expected = ((u64)tx_in_flight * thresh * level) >> (BBR_SCALE + 1);
+	expected = (u64)tx_in_flight * thresh * level;
 	excess = lost - limit;
-	return excess >= BIT(26) || excess * excess > 4 * expected;
+	return excess >= BIT(31) ||
+	       excess * excess > (expected << (BBR_SCALE + 1 + 2));
+}
+
+/* Is a loss count too high for this flow's background (above)? */
+static inline bool bbr2_loss_beyond_background(const struct bbr2 *bbr,
+					       u64 lost, u32 tx_in_flight,
+					       const struct bbr2_tunables *t)
+{
+	return bbr2_loss_beyond_level(lost, tx_in_flight,
+				      bbr2_param(t, LOSS_THRESH),
+				      bbr2_bg_loss_level(bbr),
+				      bbr->deep_buffer);
 }
 
 /*
  * At the end of a STARTUP loss round: may its loss end STARTUP without
  * full_loss_cnt lossy ACKs?  In loss_mode 1, if the round kept a standing
- * queue (the caller then asks whether it lost more than loss_thresh): that
- * is the pipe overflowing, however few ACKs brought the news.  A flow with
- * a small share of the pipe (many flows of ~10 packets each) never sees
- * full_loss_cnt lossy ACKs in a round, and would keep doubling into a full
- * buffer until bw plateaus.
+ * queue and lost more than the largest background the loss mode learns
+ * could explain (BBR2_BG_LOSS_MAX, with its margin; the caller then asks
+ * whether it lost more than loss_thresh): that is the pipe overflowing,
+ * however few ACKs brought the news.  A flow with a small share of the
+ * pipe (many flows of ~10 packets each) never sees full_loss_cnt lossy
+ * ACKs in a round, and would keep doubling into a full buffer until bw
+ * plateaus; its share of an overflow is a large part of its round.
+ * STARTUP's queue is min_rtt/64, a packet or two of its own bursts on a
+ * path of a few dozen packets, and one random loss in such a round is
+ * more than loss_thresh: without the background's margin a flow would
+ * leave STARTUP at half its BDP, with an inflight_hi that every probe's
+ * first random loss then holds there.
  */
 static inline bool
-bbr2_queue_loss_may_end_startup(const struct bbr2 *bbr,
+bbr2_queue_loss_may_end_startup(const struct bbr2 *bbr, u32 lost,
+				u32 tx_in_flight,
 				const struct bbr2_tunables *t)
 {
 	return bbr2_loss_mode(bbr) && bbr->mode == BBR2_STARTUP &&
 	       !bbr->full_bw_reached && bbr->loss_in_round &&
-	       bbr2_param(t, FULL_LOSS_CNT) && bbr2_standing_queue(bbr);
+	       bbr2_param(t, FULL_LOSS_CNT) && bbr2_standing_queue(bbr) &&
+	       bbr2_loss_beyond_level(lost, tx_in_flight,
+				      bbr2_param(t, LOSS_THRESH),
+				      BBR2_BG_LOSS_MAX, true);
 }
 
 /*
