@@ -64,7 +64,9 @@ struct bbr2 {
 	u32	probe_wait_us:27,	/* wall-clock wait before next probe */
 		loss_mode:1,		/* latched, bbr2_latch_loss_mode() */
 		reference:1,		/* bbr2_ref: Google's model only */
-		unused:3;
+		deep_buffer:1,		/* loss_mode 1: a queue was seen */
+		bg_loss_seen:1,		/* loss_mode 1: level confirmed */
+		unused:1;
 	u32	prior_cwnd;		/* cwnd before recovery or PROBE_RTT */
 	u32	full_bw;		/* bw when it last grew by full_bw_thresh */
 	u32	bw_hi[2];		/* max bw of previous and current cycle */

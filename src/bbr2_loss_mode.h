@@ -19,11 +19,22 @@
  * or at a rate that is too high; a probe ends on a rate that is too high.
  *
  * It also leaves STARTUP on a lossy round with a queue, however few ACKs
- * reported the loss; probes on the Reno-coexistence timer only where a
- * queue is, and elsewhere lets that timer undo the loss cuts; cruises a
- * few packets further below inflight_hi than v3, and trims inflight_hi a
- * packet on a cruising round with congestion loss; and shortens the
- * min_rtt window when PROBE_RTT finds a queue it could not drain.
+ * reported the loss, if the loss is more than any background it learns
+ * could explain; and shortens the min_rtt window when PROBE_RTT finds
+ * a queue it could not drain.  Where the bottleneck buffer is too shallow
+ * for a queue the flow could see, congestion looks like random loss, and
+ * three defences keep a flow with a small share from overfilling it: it
+ * probes on the Reno-coexistence timer only where a queue is, and
+ * elsewhere lets that timer undo the loss cuts; it cruises a few packets
+ * further below inflight_hi than v3; and it trims inflight_hi a packet on
+ * a cruising round with congestion loss.  A flow that has seen a queue
+ * build and persist for a round (bbr2_note_deep_buffer()) knows its
+ * buffer shows congestion, drops the first and the last, and keeps the
+ * headroom only in proportion to inflight_hi: there they would only hold
+ * a flow whose whole BDP is a few packets below its pipe, since every
+ * probe that random loss ends early leaves inflight_hi near the BDP.
+ * There, too, it judges a loss rate against the background in fractions
+ * of a packet (bbr2_loss_beyond_level()).
  *
  * The model (bbr2_model.c) asks this unit at each of its decision points;
  * in loss_mode 0 every answer is v3's:
@@ -31,6 +42,7 @@
  *   bbr2_loss_mode_start_cycle()     PROBE_BW DOWN: re-latch, decay
  *   bbr2_loss_mode_start_cruise()    PROBE_BW CRUISE begins
  *   bbr2_note_low_rtt()              every ACK: an RTT sample
+ *   bbr2_note_deep_buffer()          end of a loss round: did it see a queue
  *   bbr2_update_bg_loss()            end of a loss round
  *   bbr2_forget_low_rtt()            a new loss round begins
  *   bbr2_queue_loss_may_end_startup() may this STARTUP round's loss end it
@@ -44,9 +56,10 @@
  * All are static inline: the BPF build needs the whole per-ACK path in one
  * program, and the module gains no call per ACK.
  *
- * State: bbr->loss_mode, bg_loss_level, low_rtt_in_round, and the cruise
- * pool, which shares a word with bw_probe_up_acks (PROBE_UP's counter,
- * unused while cruising), so that struct bbr fits the private area.
+ * State: bbr->loss_mode, bg_loss_level, bg_loss_seen, low_rtt_in_round,
+ * deep_buffer, and the cruise pool, which shares a word with
+ * bw_probe_up_acks (PROBE_UP's counter, unused while cruising), so that
+ * struct bbr fits the private area.
  */
 #ifndef _BBR2_LOSS_MODE_H
 #define _BBR2_LOSS_MODE_H
@@ -120,6 +133,8 @@ static inline void bbr2_latch_loss_mode(struct bbr2 *bbr,
 	bbr->loss_mode = on;
 	bbr->bg_loss_level = 0;
 	bbr->low_rtt_in_round = 0;
+	bbr->deep_buffer = 0;
+	bbr->bg_loss_seen = 0;
 }
 
 static inline void bbr2_empty_bg_pool(struct bbr2 *bbr)
@@ -130,16 +145,21 @@ static inline void bbr2_empty_bg_pool(struct bbr2 *bbr)
 
 /*
  * A PROBE_BW cycle begins (DOWN): latch the parameter; the background must
- * be confirmed in every cycle, so it decays a step, and a level learnt once,
- * e.g. from the losses STARTUP left, does not outlive the path that showed
- * it; the pool takes over the word PROBE_UP's bw_probe_up_acks used.
+ * be confirmed in every cycle, so it decays a step unless a cruising round
+ * of the cycle ending lost at its level or above (bg_loss_seen), and a
+ * level learnt once, e.g. from the losses STARTUP left, does not outlive
+ * the path that showed it; the pool takes over the word PROBE_UP's
+ * bw_probe_up_acks used.  Where the Reno timer starts a probe every ten
+ * rounds or so, few cycles hold a pool big enough to raise the level, and
+ * an unconditional decay would hold it below the background it measures.
  */
 static inline void bbr2_loss_mode_start_cycle(struct bbr2 *bbr,
 					      const struct bbr2_tunables *t)
 {
 	bbr2_latch_loss_mode(bbr, t);
-	if (bbr->bg_loss_level)
+	if (bbr->bg_loss_level && !bbr->bg_loss_seen)
 		bbr->bg_loss_level--;
+	bbr->bg_loss_seen = 0;
 	if (bbr2_loss_mode(bbr))
 		bbr2_empty_bg_pool(bbr);
 }
@@ -149,6 +169,29 @@ static inline void bbr2_loss_mode_start_cruise(struct bbr2 *bbr)
 {
 	if (bbr2_loss_mode(bbr))
 		bbr2_empty_bg_pool(bbr);
+}
+
+/*
+ * Does smoothed RTT show a queue?  More than min_rtt/2^BBR2_QUEUE_RTT_SHIFT
+ * above min_rtt, not counting two of our packet intervals:
+ *
+ * a receiver that delays its ACK until a second segment arrives holds the
+ * first segment's RTT sample for up to one of our packet intervals; at a
+ * small share of the link that is milliseconds, which smoothed RTT would
+ * read as a queue.  Two intervals of it are not counted (one also covers
+ * the handshake's RTT, from which min_rtt may come, lacking a full-sized
+ * packet's serialisation).  At DTN rates an interval is microseconds.
+ */
+static inline bool bbr2_srtt_shows_queue(const struct sock *sk)
+{
+	const struct bbr2 *bbr = inet_csk_ca(sk);
+	u64 min_rtt = bbr->min_rtt_us;
+	u64 not_queue = min_rtt >> BBR2_QUEUE_RTT_SHIFT;
+	u32 bw = bbr2_bw(bbr);
+
+	if (bw)
+		not_queue += 2 * div_u64(BW_UNIT, bw);	/* us per packet, x2 */
+	return (u64)(tcp_sk(sk)->srtt_us >> 3) > min_rtt + not_queue;
 }
 
 /* Is an RTT sample (next to) free of queue? */
@@ -185,6 +228,32 @@ static inline bool bbr2_standing_queue(const struct bbr2 *bbr)
 }
 
 /*
+ * At the end of a loss round: in loss_mode 1, note that the bottleneck
+ * buffer holds a queue this flow can see, once a round kept a standing
+ * queue, smoothed RTT shows it too, and the round's flight was above the
+ * BDP (so the queue is packets in the buffer, ours or a competitor's, not
+ * a receiver delaying its ACKs to a flow with a packet or two in flight).
+ * A buffer's depth is the path's, so the note stays: from then on a
+ * congestion loss comes with a queue the loss mode sees, and the
+ * shallow-buffer defences are off (bbr2_trim_cruising_cap(),
+ * bbr2_queue_lets_reno_in()) or scaled to the flow
+ * (bbr2_cruise_extra_headroom()).  In a buffer too shallow to show a
+ * queue the note never comes.
+ */
+static inline void bbr2_note_deep_buffer(struct sock *sk, u32 tx_in_flight)
+{
+	struct bbr2 *bbr = inet_csk_ca(sk);
+	u64 bdp;
+
+	if (!bbr2_loss_mode(bbr) || bbr->deep_buffer ||
+	    !bbr2_standing_queue(bbr) || bbr->min_rtt_us == ~0U)
+		return;
+	bdp = ((u64)bbr2_max_bw(bbr) * bbr->min_rtt_us) >> BW_SCALE;
+	if (tx_in_flight > bdp && bbr2_srtt_shows_queue(sk))
+		bbr->deep_buffer = 1;
+}
+
+/*
  * At the end of a loss round spent cruising without a standing queue, move
  * the background loss level a step towards that round's loss rate, counted
  * in halves of loss_thresh (level k: lost/tx >= k * loss_thresh / 2): up a
@@ -198,7 +267,9 @@ static inline bool bbr2_standing_queue(const struct bbr2 *bbr)
  * price: a flow with a small share of a shallow buffer learns some of its
  * competitors' congestion loss, which comes with no queue it could see, as
  * background.  A cruising round that lost packets with a standing queue is
- * congestion: it lowers the level a step and empties the pool.
+ * congestion: it lowers the level a step and empties the pool.  A round,
+ * or pool, that lost at the level or above confirms it for the cycle
+ * (bbr2_loss_mode_start_cycle()).
  */
 static inline void bbr2_update_bg_loss(struct bbr2 *bbr, u32 round_lost,
 				       u32 tx_in_flight,
@@ -234,6 +305,8 @@ static inline void bbr2_update_bg_loss(struct bbr2 *bbr, u32 round_lost,
 	lost <<= BBR_SCALE + 1;
 	while (level < BBR2_BG_LOSS_MAX && lost >= half_thresh * (level + 1))
 		level++;
+	if (level >= bbr->bg_loss_level)
+		bbr->bg_loss_seen = 1;
 	if (level > bbr->bg_loss_level && half_thresh >= resolvable)
 		bbr->bg_loss_level++;
 	else if (level + 1 < bbr->bg_loss_level)
@@ -257,41 +330,87 @@ static inline u32 bbr2_bg_loss_level(const struct bbr2 *bbr)
  * probe.  Compared squared, so no square root is taken; for the thousands
  * of packets a DTN's round carries the margin is a small fraction of the
  * limit.
+ *
+ * @exact: the limit and the background in fractions of a packet.  Without
+ * it both are whole packets, rounded down, and a round of a few dozen
+ * packets meets a limit of a packet or none, with no margin: one or two
+ * losses are too high, whatever the background.  That is the side to err
+ * on in a buffer too shallow to show a queue, where a flow with a small
+ * share sees its congestion only as loss.  Where the buffer has shown one
+ * (bbr2_note_deep_buffer()), congestion loss comes with a standing queue,
+ * which bbr2_loss_is_congestion() takes for congestion at any rate; the
+ * rate test is then only the guard against random loss, and is exact, so
+ * that a flow whose BDP is a few dozen packets keeps its probes and its
+ * bounds through the background it has learnt.
  */
-static inline bool bbr2_loss_beyond_background(const struct bbr2 *bbr,
-					       u64 lost, u32 tx_in_flight,
-					       const struct bbr2_tunables *t)
+static inline bool bbr2_loss_beyond_level(u64 lost, u32 tx_in_flight,
+					  u32 thresh, u32 level, bool exact)
 {
-	u32 thresh = bbr2_param(t, LOSS_THRESH);
-	u32 level = bbr2_bg_loss_level(bbr);
 	u64 limit, expected, excess;
 
-	limit = ((u64)tx_in_flight * thresh * (2 + level)) >> (BBR_SCALE + 1);
+	if (!exact) {
+		limit = ((u64)tx_in_flight * thresh * (2 + level)) >>
+			(BBR_SCALE + 1);
+		if (lost <= limit)
+			return false;
+		if (!level)
+			return true;
+		expected = ((u64)tx_in_flight * thresh * level) >>
+			   (BBR_SCALE + 1);
+		excess = lost - limit;
+		return excess >= BIT(26) || excess * excess > 4 * expected;
+	}
+	/* In 1/2^(BBR_SCALE + 1) packets, so that no fraction is lost. */
+	lost <<= BBR_SCALE + 1;
+	limit = (u64)tx_in_flight * thresh * (2 + level);
 	if (lost <= limit)
 		return false;
 	if (!level)
 		return true;
-	expected = ((u64)tx_in_flight * thresh * level) >> (BBR_SCALE + 1);
+	expected = (u64)tx_in_flight * thresh * level;
 	excess = lost - limit;
-	return excess >= BIT(26) || excess * excess > 4 * expected;
+	return excess >= BIT(31) ||
+	       excess * excess > (expected << (BBR_SCALE + 1 + 2));
+}
+
+/* Is a loss count too high for this flow's background (above)? */
+static inline bool bbr2_loss_beyond_background(const struct bbr2 *bbr,
+					       u64 lost, u32 tx_in_flight,
+					       const struct bbr2_tunables *t)
+{
+	return bbr2_loss_beyond_level(lost, tx_in_flight,
+				      bbr2_param(t, LOSS_THRESH),
+				      bbr2_bg_loss_level(bbr),
+				      bbr->deep_buffer);
 }
 
 /*
  * At the end of a STARTUP loss round: may its loss end STARTUP without
  * full_loss_cnt lossy ACKs?  In loss_mode 1, if the round kept a standing
- * queue (the caller then asks whether it lost more than loss_thresh): that
- * is the pipe overflowing, however few ACKs brought the news.  A flow with
- * a small share of the pipe (many flows of ~10 packets each) never sees
- * full_loss_cnt lossy ACKs in a round, and would keep doubling into a full
- * buffer until bw plateaus.
+ * queue and lost more than the largest background the loss mode learns
+ * could explain (BBR2_BG_LOSS_MAX, with its margin; the caller then asks
+ * whether it lost more than loss_thresh): that is the pipe overflowing,
+ * however few ACKs brought the news.  A flow with a small share of the
+ * pipe (many flows of ~10 packets each) never sees full_loss_cnt lossy
+ * ACKs in a round, and would keep doubling into a full buffer until bw
+ * plateaus; its share of an overflow is a large part of its round.
+ * STARTUP's queue is min_rtt/64, a packet or two of its own bursts on a
+ * path of a few dozen packets, and one random loss in such a round is
+ * more than loss_thresh: without the background's margin a flow would
+ * leave STARTUP at half its BDP, with an inflight_hi that every probe's
+ * first random loss then holds there.
  */
 static inline bool
-bbr2_queue_loss_may_end_startup(const struct bbr2 *bbr,
+bbr2_queue_loss_may_end_startup(const struct bbr2 *bbr, u32 lost,
+				u32 tx_in_flight,
 				const struct bbr2_tunables *t)
 {
 	return bbr2_loss_mode(bbr) && bbr->mode == BBR2_STARTUP &&
 	       !bbr->full_bw_reached && bbr->loss_in_round &&
-	       bbr2_param(t, FULL_LOSS_CNT) && bbr2_standing_queue(bbr);
+	       bbr2_param(t, FULL_LOSS_CNT) && bbr2_standing_queue(bbr) &&
+	       bbr2_loss_beyond_level(lost, tx_in_flight,
+				      bbr2_param(t, LOSS_THRESH),
+				      BBR2_BG_LOSS_MAX, true);
 }
 
 /*
@@ -331,7 +450,8 @@ static inline void bbr2_trim_cruising_cap(struct bbr2 *bbr, u32 round_lost,
 	u32 floor = bbr2_param(t, CWND_MIN_TARGET) +
 		    BBR2_CRUISE_OVERSHOOT_PKTS + 1;
 
-	if (!bbr2_loss_mode(bbr) || bbr->mode != BBR2_PROBE_BW ||
+	if (!bbr2_loss_mode(bbr) || bbr->deep_buffer ||
+	    bbr->mode != BBR2_PROBE_BW ||
 	    bbr->cycle_idx != BBR2_BW_PROBE_CRUISE ||
 	    bbr->inflight_hi == ~0U || bbr2_standing_queue(bbr) ||
 	    round_lost < BBR2_CRUISE_TRIM_LOST)
@@ -340,39 +460,43 @@ static inline void bbr2_trim_cruising_cap(struct bbr2 *bbr, u32 round_lost,
 		bbr->inflight_hi--;
 }
 
-/* Packets of headroom below inflight_hi on top of v3's, when cruising. */
+/*
+ * Packets of headroom below inflight_hi on top of v3's, when cruising: in
+ * loss_mode 1, BBR2_CRUISE_OVERSHOOT_PKTS until the buffer has shown a
+ * queue (bbr2_note_deep_buffer()).  Where it has, an overshoot of
+ * inflight_hi shows as a queue, and its loss is congestion; the headroom
+ * is kept in proportion to inflight_hi, a 32nd of it at most, so that a
+ * flow of hundreds of packets keeps its cap beside a loss-based
+ * competitor, and a flow whose whole BDP is a few packets cruises at v3's.
+ */
 static inline u32 bbr2_cruise_extra_headroom(const struct bbr2 *bbr)
 {
-	return bbr2_loss_mode(bbr) ? BBR2_CRUISE_OVERSHOOT_PKTS : 0;
+	if (!bbr2_loss_mode(bbr))
+		return 0;
+	if (!bbr->deep_buffer)
+		return BBR2_CRUISE_OVERSHOOT_PKTS;
+	return min_t(u32, BBR2_CRUISE_OVERSHOOT_PKTS, bbr->inflight_hi >> 5);
 }
 
 /*
  * May the Reno-coexistence timer start a probe?  Always in v3's mode.  The
- * timer is for a path where a loss-based flow keeps a queue; in loss_mode 1,
- * smoothed RTT more than min_rtt/2^BBR2_QUEUE_RTT_SHIFT above min_rtt says
- * one does.  A buffer too shallow for such a queue gives a Reno flow
- * nothing to take, and there every flow probing on a Reno flow's time
- * scale (~10 rounds at ~10 packets each) keeps the buffer overflowing;
- * the caller then lets the timer undo the loss cuts instead.
- *
- * A receiver that delays its ACK until a second segment arrives holds the
- * first segment's RTT sample for up to one of our packet intervals; at a
- * small share of the link that is milliseconds, which smoothed RTT would
- * read as a queue.  Two intervals of it are not counted.  At DTN rates an
- * interval is microseconds.
+ * timer is for a path where a loss-based flow keeps a queue; in loss_mode
+ * 1, smoothed RTT says one does (bbr2_srtt_shows_queue()).  A buffer too
+ * shallow for such a queue gives a Reno flow nothing to take, and there
+ * every flow probing on a Reno flow's time scale (~10 rounds at ~10
+ * packets each) keeps the buffer overflowing; the caller then lets the
+ * timer undo the loss cuts instead.  A buffer that has shown a queue
+ * (bbr2_note_deep_buffer()) is not too shallow: as in v3, the timer
+ * probes, and an inflight_hi that random loss lowered to near the BDP is
+ * learnt afresh every Reno interval.
  */
 static inline bool bbr2_queue_lets_reno_in(const struct sock *sk)
 {
 	const struct bbr2 *bbr = inet_csk_ca(sk);
-	u64 min_rtt = bbr->min_rtt_us;
-	u64 not_queue = min_rtt >> BBR2_QUEUE_RTT_SHIFT;
-	u32 bw = bbr2_bw(bbr);
 
-	if (!bbr2_loss_mode(bbr))
+	if (!bbr2_loss_mode(bbr) || bbr->deep_buffer)
 		return true;
-	if (bw)
-		not_queue += 2 * div_u64(BW_UNIT, bw);	/* us per packet, x2 */
-	return (u64)(tcp_sk(sk)->srtt_us >> 3) > min_rtt + not_queue;
+	return bbr2_srtt_shows_queue(sk);
 }
 
 /*

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 """The loss_mode scenarios in the userspace simulator, side by side.
 
-Runs every scenario loss_mode=1 is judged by (random loss, 16 flows in a 5 %-BDP
-buffer, sharing with one CUBIC flow, and the "nowhere worse" scenarios) for
+Runs every scenario loss_mode=1 is judged by (random loss, also on paths
+whose whole BDP is 8 and 44 packets, 16 flows in a 5 %-BDP buffer,
+sharing with one CUBIC flow, and the "nowhere worse" scenarios) for
 bbr2 in v3 mode (the default), bbr2 with each given loss_mode, the
 kernel's BBRv1 and CUBIC, over several seeds, and prints mean [min-max]
 per cell as a reStructuredText-friendly table.  A benchmark: it prints
@@ -29,6 +30,10 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 
 PATH = ["rate=50M", "rtt_ms=40", "frame=0"]
+# a path whose whole BDP is 8 packets (rows that name it)
+TINY = ["rate=10M", "rtt_ms=10"]
+# a path whose BDP is 44 packets (rows that name it)
+MEDIUM = ["rate=50M", "rtt_ms=10"]
 # linksim.h linksim_cfg_testbed(), as linksim_run arguments
 TESTBED = ["ack_every=2", "pace_late_us=1000", "link_late_us=250"]
 
@@ -65,6 +70,18 @@ def scenarios(dur):
                     lambda r: group_gp(r, 0) / 1e6)),
         ("1 flow, 3 % loss, 1 BDP: Mbit/s", "sim",
          lambda c: (["loss=3", "buf_bdp=1", "mix=%s:1" % c] + d,
+                    lambda r: group_gp(r, 0) / 1e6)),
+        ("1 flow, 1 % loss, 1 BDP, 10 Mbit/s x 10 ms: Mbit/s", "sim",
+         lambda c: (TINY + ["loss=1", "buf_bdp=1", "mix=%s:1" % c] + d,
+                    lambda r: group_gp(r, 0) / 1e6)),
+        ("1 flow, 3 % loss, 1 BDP, 10 Mbit/s x 10 ms: Mbit/s", "sim",
+         lambda c: (TINY + ["loss=3", "buf_bdp=1", "mix=%s:1" % c] + d,
+                    lambda r: group_gp(r, 0) / 1e6)),
+        ("1 flow, 1 % loss, 1 BDP, 50 Mbit/s x 10 ms: Mbit/s", "sim",
+         lambda c: (MEDIUM + ["loss=1", "buf_bdp=1", "mix=%s:1" % c] + d,
+                    lambda r: group_gp(r, 0) / 1e6)),
+        ("1 flow, 3 % loss, 1 BDP, 50 Mbit/s x 10 ms: Mbit/s", "sim",
+         lambda c: (MEDIUM + ["loss=3", "buf_bdp=1", "mix=%s:1" % c] + d,
                     lambda r: group_gp(r, 0) / 1e6)),
         ("1 flow, 0.1 % loss, 1 BDP: Mbit/s", "sim",
          lambda c: (["loss=0.1", "buf_bdp=1", "mix=%s:1" % c] + d,
@@ -172,7 +189,8 @@ def main():
                             else []))
         print("| " + " | ".join(row) + " |")
     print("mean [min-max] over seeds 1-%d, %d s (trajectory: 20/40 s), "
-          "50 Mbit/s x 40 ms, per-packet mode%s" %
+          "50 Mbit/s x 40 ms unless the row names its path, per-packet "
+          "mode%s" %
           (args.seeds, args.dur, ", the test bed modelled" if args.testbed else ""))
     return 0
 
