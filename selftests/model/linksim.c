@@ -27,9 +27,11 @@
  *                            set_state(Loss)), RACK reordering timer, delayed
  *                            ACK at the receiver, pacing.
  *
- * Not modelled (and so never seen by the CC): TLP probes, F-RTO, undo of
- * spurious recoveries (no DSACK), reordering, ACK loss or aggregation,
- * receive-window limits, TSQ, and fq's own scheduling (an fq qdisc is
+ * The receiver's window is fixed at the largest a TCP window can be (about
+ * 1 GiB); the sender never sends beyond it. Not modelled (and so never seen
+ * by the CC): TLP probes, F-RTO, undo of spurious recoveries (no DSACK),
+ * reordering, ACK loss or aggregation, window updates or a window below that
+ * largest one, TSQ, and fq's own scheduling (an fq qdisc is
  * modelled as internal pacing: the packet leaves at its EDT time).
  *
  * Frame mode (cfg.frame_segs = N > 0), the unit for 1-100 Gbit/s. At 100
@@ -119,7 +121,14 @@
 #define DELIVERED_CE_MASK	((1U << 20) - 1)	/* TCPCB_DELIVERED_CE_MASK */
 #define NOIDX			(~0ULL)
 #define SYN_WIRE_BYTES		64
-#define SND_WND			(1U << 30)
+/*
+ * The receiver's window: the largest a TCP window can be, a 16-bit field
+ * scaled by 2^14 (RFC 7323; what a receiver with a tcp_rmem of a GB or
+ * more advertises). tcp_write_xmit() sends nothing beyond snd_una + snd_wnd
+ * (tcp_snd_wnd_test()), so the flight stays well within the 2^31 bytes
+ * that the kernel's before()/after() sequence comparisons can order.
+ */
+#define SND_WND			(65535U << 14)
 
 enum ev_type {
 	EV_START, EV_LINK_DONE, EV_RCV, EV_ACK, EV_RTO, EV_REO, EV_DELACK,
@@ -1759,6 +1768,7 @@ static void write_xmit(struct linksim *sim, struct lflow *f)
 	struct tcp_sock *tp = &f->tp;
 	struct sock *sk = fsk(f);
 	u32 max_segs = sim->cfg.tso ? tso_segs(f) : 1;
+	u64 wnd_pkts = tp->snd_wnd / tp->mss_cache;
 	u32 sent = 0;
 
 	if (sim->cfg.frame_segs)
@@ -1778,6 +1788,14 @@ static void write_xmit(struct linksim *sim, struct lflow *f)
 		n = min(quota, max_segs);
 		if (f->avail - f->nxt < n)
 			n = (u32)(f->avail - f->nxt);
+		/* tcp_snd_wnd_test(), tcp_mss_split_point(): up to the
+		 * window's end, whole packets only
+		 */
+		if (f->nxt - f->una + n > wnd_pkts)
+			n = f->nxt - f->una < wnd_pkts ?
+			    (u32)(wnd_pkts - (f->nxt - f->una)) : 0;
+		if (!n)
+			break;
 		ring_reserve(f, f->nxt + n - f->una + 1);
 
 		prior_wstamp = tp->tcp_wstamp_ns;
