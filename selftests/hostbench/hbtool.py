@@ -154,7 +154,8 @@ MIB_KEYS = ("TcpExtTCPTimeouts", "TcpExtTCPLossProbes", "TcpExtTCPLossProbeRecov
             "TcpExtRcvPruned", "TcpExtOfoPruned", "TcpExtTCPBacklogDrop",
             "TcpExtTCPDSACKOldSent", "TcpExtTCPDSACKOfoSent", "TcpExtTCPRcvCoalesce",
             "TcpExtTCPAutoCorking", "TcpExtTCPWantZeroWindowAdv", "TcpExtTCPFromZeroWindowAdv",
-            "TcpExtTCPToZeroWindowAdv")
+            "TcpExtTCPToZeroWindowAdv", "TcpExtTCPAckCompressed", "TcpExtTCPSackMerged",
+            "TcpExtTCPSACKDiscard", "TcpExtTCPDSACKIgnoredOld", "TcpExtTCPDSACKIgnoredNoUndo")
 
 
 def mib_deltas(before, after):
@@ -364,6 +365,11 @@ def record(args):
     rec["qdelay_ms"] = round(median(rtts) - args.rtt_ms, 2) if rtts else None
     if emu:
         rec.update(emu_summary(emu, args.late_fraction, args.max_late_ms))
+        # the segments the path dropped (its random loss and its queue), in
+        # % of the segments the senders handed it
+        d = emu["data"]
+        rec["drops_pct"] = round(100.0 * (d["queue_drops"] + d["lost_segs"]) / d["segs_in"],
+                                 4) if d["segs_in"] else 0
     else:
         rec["behind"] = True
     drops = tun_drops(args.tun, args.tun_after)
@@ -543,7 +549,9 @@ def sim_point(binary, r, seed, jitter_us=0, acks=1):
         args.append("link_late_us=%d" % jitter_us)
     args += SIM_PARAMS.get(r["cc"], [])
     d = json.loads(subprocess.run(args, check=True, capture_output=True, text=True).stdout)
-    series = d["series_bps"]
+    # what reached the receiver for the first time, as pathemu counts the
+    # host's goodput (the cumulative ACK jumps past a hole's backlog)
+    series = d["series_rcv_bps"]
 
     def win(k, t0, t1):
         xs = series[k][int(t0):int(t1)]
@@ -567,9 +575,13 @@ def sim_point(binary, r, seed, jitter_us=0, acks=1):
                    share=round(a / (a + b), 4) if a + b else 0)
         sent, retr = g0["sent"], g0["retrans"]
     else:
-        rec["goodput_mbps"] = round(g0["goodput_tail_bps"] / 1e6, 1)
+        rec["goodput_mbps"] = round(g0["goodput_rcv_tail_bps"] / 1e6, 1)
         sent, retr = g0["sent"], g0["retrans"]
     rec["retrans_pct"] = round(100.0 * retr / sent, 4) if sent else 0
+    allsent = sum(g["sent"] for g in d["groups"])
+    rec["drops_pct"] = round(100.0 * (d["drops_queue"] + d["drops_random"]) / allsent,
+                             4) if allsent else 0
+    rec["rtos"] = sum(f["rtos"] for f in d["flows"])
     rtts = [x for x in d["series_srtt_ms"][0][int(skip):] if x > 0]
     rec["qdelay_ms"] = round(median(rtts) - r["rtt_ms"], 2) if rtts else None
     return rec
@@ -577,6 +589,12 @@ def sim_point(binary, r, seed, jitter_us=0, acks=1):
 
 def sim(args):
     binary = sim_build()
+    if args.meta:
+        with open(args.meta, "w") as fh:
+            fh.write(json.dumps({"commit": git("rev-parse", "--short=12", "HEAD") + (
+                " (modified)" if git("status", "--porcelain", "--untracked-files=no") else ""),
+                "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+                "command": "hbtool.py sim"}, sort_keys=True) + "\n")
     seen = set()
     with open(args.runs) as fh:
         runs = [json.loads(line) for line in fh if line.strip()]
@@ -634,6 +652,7 @@ def main():
     p.add_argument("--runs", required=True)
     p.add_argument("--iter", type=int, default=3)
     p.add_argument("--raw", help="the runs' raw directories (RESULTS/raw)")
+    p.add_argument("--meta", help="write the simulator's commit and date there")
     a = ap.parse_args()
     if a.cmd == "bytes":
         print(bdp_bytes(a.rate, a.rtt_ms, a.x))

@@ -500,7 +500,8 @@ pass "scenarios: $(wc -l <"$RESULTS/runs.jsonl") runs recorded"
 # the same scenarios in the simulator, with the path's parameters
 if [ -n "$NO_SIM" ]; then
 	info "simulator left out (NO_SIM)"
-elif $HBTOOL sim --runs "$RESULTS/runs.jsonl" --iter "$ITER" --raw "$RESULTS/raw" >"$RESULTS/sim.jsonl" \
+elif $HBTOOL sim --runs "$RESULTS/runs.jsonl" --iter "$ITER" --raw "$RESULTS/raw" \
+	--meta "$RESULTS/sim-meta.json" >"$RESULTS/sim.jsonl" \
 	2>"$RESULTS/sim.log"; then
 	pass "simulator: the same scenarios ($(wc -l <"$RESULTS/sim.jsonl") runs)"
 else
@@ -508,7 +509,8 @@ else
 fi
 if [ -n "$OUT" ]; then
 	if mkdir -p "$OUT" &&
-		cp "$RESULTS/runs.jsonl" "$RESULTS/sim.jsonl" "$RESULTS/meta.json" "$OUT/" &&
+		cp "$RESULTS/runs.jsonl" "$RESULTS/sim.jsonl" "$RESULTS/sim-meta.json" \
+			"$RESULTS/meta.json" "$OUT/" &&
 		tar -C "$RESULTS" -cJf "$OUT/raw.tar.xz" raw &&
 		python3 "$REPO/Documentation/results/gen-host-tier.py" "$OUT"; then
 		pass "raw data in $OUT, the results page ${OUT%/}.rst made from it"
