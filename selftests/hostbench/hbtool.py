@@ -155,7 +155,9 @@ MIB_KEYS = ("TcpExtTCPTimeouts", "TcpExtTCPLossProbes", "TcpExtTCPLossProbeRecov
             "TcpExtTCPDSACKOldSent", "TcpExtTCPDSACKOfoSent", "TcpExtTCPRcvCoalesce",
             "TcpExtTCPAutoCorking", "TcpExtTCPWantZeroWindowAdv", "TcpExtTCPFromZeroWindowAdv",
             "TcpExtTCPToZeroWindowAdv", "TcpExtTCPAckCompressed", "TcpExtTCPSackMerged",
-            "TcpExtTCPSACKDiscard", "TcpExtTCPDSACKIgnoredOld", "TcpExtTCPDSACKIgnoredNoUndo")
+            "TcpExtTCPSACKDiscard", "TcpExtTCPDSACKIgnoredOld", "TcpExtTCPDSACKIgnoredNoUndo",
+            "TcpExtTCPHystartTrainDetect", "TcpExtTCPHystartTrainCwnd",
+            "TcpExtTCPHystartDelayDetect", "TcpExtTCPHystartDelayCwnd")
 
 
 def mib_deltas(before, after):
@@ -192,9 +194,11 @@ def ss_summary(path):
             lines = fh.read().splitlines()
     except OSError:
         return None
-    last, app_lim, samples, sock = {}, 0, 0, None
+    last, early, app_lim, samples, sock, t, t0 = {}, {}, 0, 0, None, 0.0, None
     for line in lines:
         if line.startswith("t "):
+            t = float(line.split()[1])
+            t0 = t if t0 is None else t0
             continue
         f = line.split()
         if len(f) >= 4 and ":" in f[-1] and not line[:1].isspace():
@@ -208,6 +212,8 @@ def ss_summary(path):
         samples += 1
         app_lim += " app_limited" in line
         last[sock] = v
+        if t - t0 <= 2.5:
+            early[sock] = v
         sock = None
     if not last:
         return None
@@ -216,6 +222,12 @@ def ss_summary(path):
                                       busy, 2) if busy else 0,
             "sndbuf_limited_pct": round(100 * sum(v.get("sndbuf_limited", 0)
                                                   for v in last.values()) / busy, 2) if busy else 0,
+            # per data socket, mean: the time the receiver's window held it back
+            "rwnd_limited_ms": round(sum(v.get("rwnd_limited", 0) for v in last.values()) /
+                                     len(last)),
+            # of which in the first two seconds or so
+            "rwnd_limited_ms_2s": round(sum(v.get("rwnd_limited", 0) for v in early.values()) /
+                                        len(last)),
             "reord_seen": sum(v.get("reord_seen", 0) for v in last.values()),
             "dsack_dups": sum(v.get("dsack_dups", 0) for v in last.values()),
             "app_limited_frac": round(app_lim / samples, 3) if samples else 0}
@@ -231,6 +243,19 @@ def rtt_samples(doc, skip):
             if st.get("rtt"):
                 out.append(st["rtt"] / 1e3)
     return out
+
+
+def cwnd_median(doc, skip):
+    """The first flow's median congestion window (packets) over the window,
+    from the sender's per-second reports."""
+    xs = []
+    for iv in doc.get("intervals", []):
+        if iv["sum"]["start"] < skip - 0.01:
+            continue
+        st = iv.get("streams", [])
+        if st and st[0].get("snd_cwnd"):
+            xs.append(st[0]["snd_cwnd"] / MSS)
+    return round(median(xs)) if xs else None
 
 
 def sent_segs(doc):
@@ -363,6 +388,7 @@ def record(args):
     rtts = rtt_samples(docs[0], skip) if docs else []
     rec["retrans_pct"] = round(100.0 * retr / segs, 4) if segs else 0
     rec["qdelay_ms"] = round(median(rtts) - args.rtt_ms, 2) if rtts else None
+    rec["cwnd_pkts"] = cwnd_median(docs[0], skip) if docs else None
     if emu:
         rec.update(emu_summary(emu, args.late_fraction, args.max_late_ms))
         # the segments the path dropped (its random loss and its queue), in
@@ -582,6 +608,8 @@ def sim_point(binary, r, seed, jitter_us=0, acks=1):
     rec["drops_pct"] = round(100.0 * (d["drops_queue"] + d["drops_random"]) / allsent,
                              4) if allsent else 0
     rec["rtos"] = sum(f["rtos"] for f in d["flows"])
+    cw = d["series_cwnd"][0][int(skip):]
+    rec["cwnd_pkts"] = round(median(cw)) if cw else None
     rtts = [x for x in d["series_srtt_ms"][0][int(skip):] if x > 0]
     rec["qdelay_ms"] = round(median(rtts) - r["rtt_ms"], 2) if rtts else None
     return rec
