@@ -12,7 +12,9 @@ iperf3's and pathemu's own reports, and the same scenarios in the simulator.
                                     1..ITER, one JSON line per run
 
 The metrics, host and simulator alike, over the scenario's window (from
-SKIP seconds to the end): goodput (receiver's bytes), retransmitted
+SKIP seconds to the end): goodput (the new payload bytes the path delivered
+to the receiver, per flow, as pathemu counts them; the receiving
+application's reads, "app_goodput_mbps", beside it), retransmitted
 segments in % of segments sent, median smoothed RTT minus the path's base
 RTT (the queueing delay), for "late" Jain's index of the two flows over the
 last 10 s, for "vscubic" the CC's share of the two flows' goodput.
@@ -22,6 +24,7 @@ import argparse
 import json
 import os
 import platform
+import re
 import statistics
 import subprocess
 import sys
@@ -90,6 +93,146 @@ def window_mbps(ivs, t0, t1, offset=0.0):
     return bits / dur / 1e6 if dur else 0.0
 
 
+DATA_FLOW_BYTES = 1e6   # a flow that carried less is iperf3's control connection
+
+
+def path_flows(emu):
+    """The data flows pathemu saw (its per-flow goodput series), by the
+    time their first payload crossed the path, or None without them."""
+    fl = (emu or {}).get("flows")
+    if not fl:
+        return None
+    out = [f for f in fl["flows"] if f["bytes"] >= DATA_FLOW_BYTES]
+    for f in out:
+        f["bucket_s"] = fl["bucket_ms"] / 1e3
+    return sorted(out, key=lambda f: f["first_s"]) or None
+
+
+def path_mbps(flows, t0, t1):
+    """Mean goodput of flows over [t0, t1) of the emulator's clock."""
+    if not flows:
+        return 0.0
+    bs = flows[0]["bucket_s"]
+    k0, k1 = int(round(t0 / bs)), int(round(t1 / bs))
+    total = 0
+    for f in flows:
+        ser, b0 = f["series"], f["bucket0"]
+        total += sum(ser[max(0, k0 - b0):max(0, k1 - b0)])
+    return total * 8 / ((k1 - k0) * bs) / 1e6 if k1 > k0 else 0.0
+
+
+def path_window(rec, flows, secs, skip, mode):
+    """Goodput (and per flow, Jain's index or share) from pathemu's series:
+    the window is taken from the first data flow's first payload, the
+    moment iperf3's measurement starts, plus SKIP (or the last LATE_WINDOW
+    seconds for "late") to SECS."""
+    o = flows[0]["first_s"]
+    if mode.startswith("late:") or mode == "vscubic":
+        a = [f for f in flows if f["dport"] == 5301]
+        b = [f for f in flows if f["dport"] == 5302]
+        t0 = o + (secs - LATE_WINDOW if mode != "vscubic" else skip)
+        ga, gb = path_mbps(a, t0, o + secs), path_mbps(b, t0, o + secs)
+        rec.update(goodput_mbps=round(ga + gb, 1), flow_mbps=[round(ga, 1), round(gb, 1)])
+        if mode == "vscubic":
+            rec["share"] = round(ga / (ga + gb), 4) if ga + gb else 0
+        else:
+            rec["jain"] = round(jain([ga, gb]), 4)
+    else:
+        rec["goodput_mbps"] = round(path_mbps(flows, o + skip, o + secs), 1)
+    rec["goodput_src"] = "path"
+    rec["path_dup_mb"] = round(sum(f["dup_bytes"] for f in flows) / 1e6, 2)
+
+
+MIB_KEYS = ("TcpExtTCPTimeouts", "TcpExtTCPLossProbes", "TcpExtTCPLossProbeRecovery",
+            "TcpExtTCPSackRecovery", "TcpExtTCPSpuriousRTOs", "TcpExtTCPDSACKRecv",
+            "TcpExtTCPDSACKOfoRecv", "TcpExtTCPDSACKUndo", "TcpExtTCPLossUndo",
+            "TcpExtTCPFullUndo", "TcpExtTCPPartialUndo", "TcpExtTCPSACKReorder",
+            "TcpExtTCPTSReorder", "TcpExtTCPLostRetransmit", "TcpExtTCPFastRetrans",
+            "TcpExtTCPSlowStartRetrans", "TcpExtTCPRetransFail", "TcpExtTCPSpuriousRtxHostQueues",
+            "TcpRetransSegs", "TcpOutSegs", "TcpInSegs", "TcpExtDelayedACKs",
+            "TcpExtTCPOFOQueue", "TcpExtTCPOFODrop", "TcpExtTCPRcvQDrop", "TcpExtPruneCalled",
+            "TcpExtRcvPruned", "TcpExtOfoPruned", "TcpExtTCPBacklogDrop",
+            "TcpExtTCPDSACKOldSent", "TcpExtTCPDSACKOfoSent", "TcpExtTCPRcvCoalesce",
+            "TcpExtTCPAutoCorking", "TcpExtTCPWantZeroWindowAdv", "TcpExtTCPFromZeroWindowAdv",
+            "TcpExtTCPToZeroWindowAdv", "TcpExtTCPAckCompressed", "TcpExtTCPSackMerged",
+            "TcpExtTCPSACKDiscard", "TcpExtTCPDSACKIgnoredOld", "TcpExtTCPDSACKIgnoredNoUndo",
+            "TcpExtTCPHystartTrainDetect", "TcpExtTCPHystartTrainCwnd",
+            "TcpExtTCPHystartDelayDetect", "TcpExtTCPHystartDelayCwnd")
+
+
+def mib_deltas(before, after):
+    """The two stacks' TCP counters over the run (host-bench.sh's tun_stats
+    snapshots), {"snd": {...}, "rcv": {...}}, or None without them."""
+    try:
+        with open(before) as fh:
+            b = json.load(fh)
+        with open(after) as fh:
+            a = json.load(fh)
+    except (OSError, ValueError, TypeError):
+        return None
+    out = {}
+    for side in ("snd", "rcv"):
+        mb, ma = b.get(side + "_mib"), a.get(side + "_mib")
+        if not mb or not ma:
+            return None
+        out[side] = {k: ma[k] - mb[k] for k in MIB_KEYS if k in ma and k in mb}
+    return out
+
+
+SS_NUM = {"rwnd_limited": r"rwnd_limited:(\d+)ms", "sndbuf_limited": r"sndbuf_limited:(\d+)ms",
+          "busy": r"busy:(\d+)ms", "reord_seen": r"reord_seen:(\d+)",
+          "dsack_dups": r"dsack_dups:(\d+)", "bytes_acked": r"bytes_acked:(\d+)"}
+
+
+def ss_summary(path):
+    """The sender's data sockets as `ss -tin` last saw them (host-bench.sh's
+    ss_start): the share of their busy time that the receive window or the
+    send buffer limited, reordering seen, DSACKs, and how many of the
+    samples were application-limited; None without the file."""
+    try:
+        with open(path) as fh:
+            lines = fh.read().splitlines()
+    except OSError:
+        return None
+    last, early, app_lim, samples, sock, t, t0 = {}, {}, 0, 0, None, 0.0, None
+    for line in lines:
+        if line.startswith("t "):
+            t = float(line.split()[1])
+            t0 = t if t0 is None else t0
+            continue
+        f = line.split()
+        if len(f) >= 4 and ":" in f[-1] and not line[:1].isspace():
+            sock = f[-2]
+            continue
+        if sock is None:
+            continue
+        v = {k: int(m.group(1)) for k, rx in SS_NUM.items() for m in [re.search(rx, line)] if m}
+        if v.get("bytes_acked", 0) < DATA_FLOW_BYTES:
+            continue
+        samples += 1
+        app_lim += " app_limited" in line
+        last[sock] = v
+        if t - t0 <= 2.5:
+            early[sock] = v
+        sock = None
+    if not last:
+        return None
+    busy = sum(v.get("busy", 0) for v in last.values())
+    return {"rwnd_limited_pct": round(100 * sum(v.get("rwnd_limited", 0) for v in last.values()) /
+                                      busy, 2) if busy else 0,
+            "sndbuf_limited_pct": round(100 * sum(v.get("sndbuf_limited", 0)
+                                                  for v in last.values()) / busy, 2) if busy else 0,
+            # per data socket, mean: the time the receiver's window held it back
+            "rwnd_limited_ms": round(sum(v.get("rwnd_limited", 0) for v in last.values()) /
+                                     len(last)),
+            # of which in the first two seconds or so
+            "rwnd_limited_ms_2s": round(sum(v.get("rwnd_limited", 0) for v in early.values()) /
+                                        len(last)),
+            "reord_seen": sum(v.get("reord_seen", 0) for v in last.values()),
+            "dsack_dups": sum(v.get("dsack_dups", 0) for v in last.values()),
+            "app_limited_frac": round(app_lim / samples, 3) if samples else 0}
+
+
 def rtt_samples(doc, skip):
     """Smoothed RTTs (ms) the sender reported at each interval's end."""
     out = []
@@ -102,9 +245,37 @@ def rtt_samples(doc, skip):
     return out
 
 
+def cwnd_median(doc, skip):
+    """The first flow's median congestion window (packets) over the window,
+    from the sender's per-second reports."""
+    xs = []
+    for iv in doc.get("intervals", []):
+        if iv["sum"]["start"] < skip - 0.01:
+            continue
+        st = iv.get("streams", [])
+        if st and st[0].get("snd_cwnd"):
+            xs.append(st[0]["snd_cwnd"] / MSS)
+    return round(median(xs)) if xs else None
+
+
 def sent_segs(doc):
     end = doc.get("end", {}).get("sum_sent", {})
     return end.get("bytes", 0) / MSS, end.get("retransmits", 0)
+
+
+def tun_wait(d, a):
+    """Frames that waited in a TUN device's queue before pathemu read them
+    (from their TCP timestamps, whole ms, high by up to 1 ms): the fraction
+    that waited more than 1 ms for certain (2 ms or more as measured) and
+    the longest wait, both directions."""
+    wd, wa = d.get("tun_wait"), a.get("tun_wait")
+    if not wd or not wa:
+        return {}
+    n = wd["frames"] + wa["frames"]
+    over = wd["over_ms"]["1"] + wa["over_ms"]["1"]
+    return {"tunwait_frac": round(over / n, 5) if n else 0.0,
+            "tunwait_max_ms": max(wd["max_ms"], wa["max_ms"]),
+            "tunwait_unusable": wd["unusable"] + wa["unusable"]}
 
 
 def emu_summary(emu, late_fraction, max_late_ms):
@@ -133,6 +304,8 @@ def emu_summary(emu, late_fraction, max_late_ms):
         "lost_segs": d["lost_segs"],
         "split_frames": d["split_frames"],
         "segs_per_frame": round(d["segs_in"] / d["frames_in"], 1) if d["frames_in"] else 0,
+        # how long frames waited in the TUN devices' own queues
+        **tun_wait(d, a),
         "behind": bool(behind),
     }
 
@@ -200,6 +373,14 @@ def record(args):
         segs, retr = sent_segs(docs[0]) if docs else (0, 0)
     else:
         rec["goodput_mbps"] = round(window_mbps(ivs[0], skip, secs), 1) if ivs else 0
+    # the receiving application's reads; pathemu's count, where it has one,
+    # is the goodput
+    rec["app_goodput_mbps"] = rec["goodput_mbps"]
+    if "flow_mbps" in rec:
+        rec["app_flow_mbps"] = rec["flow_mbps"]
+    flows = path_flows(emu)
+    if flows:
+        path_window(rec, flows, secs, skip, args.mode)
     # the two stacks' CPU (iperf3's own account of sender and receiver)
     cpu = docs[0].get("end", {}).get("cpu_utilization_percent", {}) if docs else {}
     rec["snd_cpu_pct"] = round(cpu.get("host_total", 0), 1)
@@ -207,8 +388,14 @@ def record(args):
     rtts = rtt_samples(docs[0], skip) if docs else []
     rec["retrans_pct"] = round(100.0 * retr / segs, 4) if segs else 0
     rec["qdelay_ms"] = round(median(rtts) - args.rtt_ms, 2) if rtts else None
+    rec["cwnd_pkts"] = cwnd_median(docs[0], skip) if docs else None
     if emu:
         rec.update(emu_summary(emu, args.late_fraction, args.max_late_ms))
+        # the segments the path dropped (its random loss and its queue), in
+        # % of the segments the senders handed it
+        d = emu["data"]
+        rec["drops_pct"] = round(100.0 * (d["queue_drops"] + d["lost_segs"]) / d["segs_in"],
+                                 4) if d["segs_in"] else 0
     else:
         rec["behind"] = True
     drops = tun_drops(args.tun, args.tun_after)
@@ -217,6 +404,17 @@ def record(args):
         # not read in time: a loss of the emulator's, not of the path
         rec["tun_drops"] = drops
         rec["behind"] = rec["behind"] or drops > 0
+        try:
+            with open(args.tun_after) as fh:
+                rec["tun_txqlen"] = json.load(fh)["snd"][0].get("txqlen")
+        except (OSError, ValueError, KeyError, IndexError):
+            pass
+    mib = mib_deltas(args.tun, args.tun_after)
+    if mib:
+        rec["mib"] = mib
+    sss = ss_summary(os.path.join(os.path.dirname(args.emu), "ss.txt"))
+    if sss:
+        rec["ss"] = sss
     rec["capacity_ok"] = bool(emu and not rec["error"] and not rec["behind"] and
                               rec["goodput_mbps"] >= 0.9 * rec["ceiling_mbps"])
     print(json.dumps(rec, sort_keys=True))
@@ -377,7 +575,9 @@ def sim_point(binary, r, seed, jitter_us=0, acks=1):
         args.append("link_late_us=%d" % jitter_us)
     args += SIM_PARAMS.get(r["cc"], [])
     d = json.loads(subprocess.run(args, check=True, capture_output=True, text=True).stdout)
-    series = d["series_bps"]
+    # what reached the receiver for the first time, as pathemu counts the
+    # host's goodput (the cumulative ACK jumps past a hole's backlog)
+    series = d["series_rcv_bps"]
 
     def win(k, t0, t1):
         xs = series[k][int(t0):int(t1)]
@@ -401,9 +601,15 @@ def sim_point(binary, r, seed, jitter_us=0, acks=1):
                    share=round(a / (a + b), 4) if a + b else 0)
         sent, retr = g0["sent"], g0["retrans"]
     else:
-        rec["goodput_mbps"] = round(g0["goodput_tail_bps"] / 1e6, 1)
+        rec["goodput_mbps"] = round(g0["goodput_rcv_tail_bps"] / 1e6, 1)
         sent, retr = g0["sent"], g0["retrans"]
     rec["retrans_pct"] = round(100.0 * retr / sent, 4) if sent else 0
+    allsent = sum(g["sent"] for g in d["groups"])
+    rec["drops_pct"] = round(100.0 * (d["drops_queue"] + d["drops_random"]) / allsent,
+                             4) if allsent else 0
+    rec["rtos"] = sum(f["rtos"] for f in d["flows"])
+    cw = d["series_cwnd"][0][int(skip):]
+    rec["cwnd_pkts"] = round(median(cw)) if cw else None
     rtts = [x for x in d["series_srtt_ms"][0][int(skip):] if x > 0]
     rec["qdelay_ms"] = round(median(rtts) - r["rtt_ms"], 2) if rtts else None
     return rec
@@ -411,6 +617,12 @@ def sim_point(binary, r, seed, jitter_us=0, acks=1):
 
 def sim(args):
     binary = sim_build()
+    if args.meta:
+        with open(args.meta, "w") as fh:
+            fh.write(json.dumps({"commit": git("rev-parse", "--short=12", "HEAD") + (
+                " (modified)" if git("status", "--porcelain", "--untracked-files=no") else ""),
+                "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+                "command": "hbtool.py sim"}, sort_keys=True) + "\n")
     seen = set()
     with open(args.runs) as fh:
         runs = [json.loads(line) for line in fh if line.strip()]
@@ -468,6 +680,7 @@ def main():
     p.add_argument("--runs", required=True)
     p.add_argument("--iter", type=int, default=3)
     p.add_argument("--raw", help="the runs' raw directories (RESULTS/raw)")
+    p.add_argument("--meta", help="write the simulator's commit and date there")
     a = ap.parse_args()
     if a.cmd == "bytes":
         print(bdp_bytes(a.rate, a.rtt_ms, a.x))

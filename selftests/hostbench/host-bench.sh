@@ -76,6 +76,17 @@ NO_SIM=${NO_SIM:-}
 SCENARIOS=${SCENARIOS-"loss0 loss0.1 loss1 flows16 deep late vscubic"}
 want() { [[ " $SCENARIOS " == *" $1 "* ]]; }
 SEED=${SEED:-1}
+# Both stacks send TCP timestamps without a random offset
+# (tcp_timestamps=2: the sender's CLOCK_MONOTONIC in ms), which lets
+# pathemu read off each frame how long it waited in the TUN device's
+# queue before it was read (tun_wait in its stats).
+# Frames each TUN device queues for the emulator to read (the kernel's
+# default is 500): what arrives while the emulator is busy with a burst of
+# releases waits there instead of being dropped, so that the only queue
+# that drops is the emulated one.  pathemu reports how long frames waited
+# in it (tun_wait), and a run in which a TUN device or its qdisc dropped
+# anything is rejected all the same.
+TUN_QLEN=${TUN_QLEN:-16384}
 
 NS_SND=hb-snd-$$
 NS_RCV=hb-rcv-$$
@@ -177,14 +188,15 @@ ns_setup() {
 			net.ipv6.conf.default.disable_ipv6=1 \
 			net.ipv4.tcp_rmem="4096 131072 1073741824" \
 			net.ipv4.tcp_wmem="4096 131072 1073741824" \
-			net.ipv4.tcp_no_metrics_save=1 || return 1
+			net.ipv4.tcp_no_metrics_save=1 \
+			net.ipv4.tcp_timestamps=2 || return 1
 	done
 	ip -n "$NS_SND" tuntap add dev hb0 mode tun vnet_hdr &&
 	ip -n "$NS_RCV" tuntap add dev hb1 mode tun vnet_hdr &&
 	ip -n "$NS_SND" addr add "$ADDR_SND/32" dev hb0 &&
 	ip -n "$NS_RCV" addr add "$ADDR_RCV/32" dev hb1 &&
-	ip -n "$NS_SND" link set hb0 up &&
-	ip -n "$NS_RCV" link set hb1 up &&
+	ip -n "$NS_SND" link set hb0 txqueuelen "$TUN_QLEN" up &&
+	ip -n "$NS_RCV" link set hb1 txqueuelen "$TUN_QLEN" up &&
 	ip -n "$NS_SND" route add "$ADDR_RCV/32" dev hb0 &&
 	ip -n "$NS_RCV" route add "$ADDR_SND/32" dev hb1
 }
@@ -204,6 +216,15 @@ emu_start() {
 	kill -0 "$EMU_PID" 2>/dev/null
 }
 
+# /proc/net/netstat and /proc/net/snmp as one JSON object, PREFIXName: value
+mib_json() {
+	awk 'BEGIN { printf "{"; n = 0 }
+	     $1 ~ /:$/ && !($1 in hdr) { hdr[$1] = $0; next }
+	     $1 ~ /:$/ { split(hdr[$1], h); p = substr($1, 1, length($1) - 1)
+		for (i = 2; i <= NF; i++) { printf "%s\"%s%s\": %s", n++ ? ", " : "", p, h[i], $i } }
+	     END { print "}" }'
+}
+
 # the TUN devices' counters and their qdiscs' (what the kernel dropped in
 # front of the emulator: a queue it did not read in time), as JSON
 tun_stats() {
@@ -215,7 +236,26 @@ tun_stats() {
 	tc -n "$NS_SND" -s -j qdisc show dev hb0
 	printf ', "rcv_qdisc": '
 	tc -n "$NS_RCV" -s -j qdisc show dev hb1
+	# the two stacks' TCP counters (each namespace has its own)
+	printf ', "snd_mib": '
+	ip netns exec "$NS_SND" cat /proc/net/netstat /proc/net/snmp | mib_json
+	printf ', "rcv_mib": '
+	ip netns exec "$NS_RCV" cat /proc/net/netstat /proc/net/snmp | mib_json
 	printf '}\n'
+}
+
+# ss_start FILE: the sender's TCP sockets (ss -tin: cwnd, pacing rate,
+# time limited by the receive window or the send buffer, reordering seen,
+# DSACKs) once a second, each sample after a line "t <epoch seconds>";
+# SS_PID
+ss_start() {
+	while :; do
+		echo "t $(date +%s.%N)"
+		ip netns exec "$NS_SND" ss -tinH state established
+		sleep 1
+	done >"$1" 2>/dev/null &
+	SS_PID=$!
+	pids+=("$SS_PID")
 }
 
 emu_stop() {
@@ -307,8 +347,12 @@ run_locked() {
 	d=$RESULTS/raw/$tag
 	mkdir -p "$d"
 	use_cc "$cc" || return 1
-	tun_stats >"$d/tun-before.json"
 	emu_start "$rate" "$rtt" "$bytes" "$ppm" "$((SEED + it - 1))" "$d/pathemu.json" || return 1
+	# the counters while the emulator is attached: a TUN device without a
+	# reader drops what its stack sends (the last segments of the previous
+	# run's connections closing), which is no loss of the path measured
+	tun_stats >"$d/tun-before.json"
+	ss_start "$d/ss.txt"
 	case $mode in
 	one)
 		iperf_pair 5301 "$cc" "$secs" "$d/iperf-1.json" -P "$flows"
@@ -331,8 +375,10 @@ run_locked() {
 		files=("$d/iperf-1.json" "$d/iperf-2.json")
 		;;
 	esac
-	emu_stop
+	kill -TERM "$SS_PID" 2>/dev/null
+	wait "$SS_PID" 2>/dev/null
 	tun_stats >"$d/tun-after.json"
+	emu_stop
 	$HBTOOL record --scenario "$sc" --cc "$cc" --iter "$it" --rate "$rate" --rtt-ms "$rtt" \
 		--buf-bdp "$buf" --buf-bytes "$bytes" --loss-pct "$loss" --secs "$secs" \
 		--skip "$skip" --flows "$flows" --mode "$mode" --late-fraction "$LATE_FRACTION" \
@@ -454,7 +500,8 @@ pass "scenarios: $(wc -l <"$RESULTS/runs.jsonl") runs recorded"
 # the same scenarios in the simulator, with the path's parameters
 if [ -n "$NO_SIM" ]; then
 	info "simulator left out (NO_SIM)"
-elif $HBTOOL sim --runs "$RESULTS/runs.jsonl" --iter "$ITER" --raw "$RESULTS/raw" >"$RESULTS/sim.jsonl" \
+elif $HBTOOL sim --runs "$RESULTS/runs.jsonl" --iter "$ITER" --raw "$RESULTS/raw" \
+	--meta "$RESULTS/sim-meta.json" >"$RESULTS/sim.jsonl" \
 	2>"$RESULTS/sim.log"; then
 	pass "simulator: the same scenarios ($(wc -l <"$RESULTS/sim.jsonl") runs)"
 else
@@ -462,7 +509,8 @@ else
 fi
 if [ -n "$OUT" ]; then
 	if mkdir -p "$OUT" &&
-		cp "$RESULTS/runs.jsonl" "$RESULTS/sim.jsonl" "$RESULTS/meta.json" "$OUT/" &&
+		cp "$RESULTS/runs.jsonl" "$RESULTS/sim.jsonl" "$RESULTS/sim-meta.json" \
+			"$RESULTS/meta.json" "$OUT/" &&
 		tar -C "$RESULTS" -cJf "$OUT/raw.tar.xz" raw &&
 		python3 "$REPO/Documentation/results/gen-host-tier.py" "$OUT"; then
 		pass "raw data in $OUT, the results page ${OUT%/}.rst made from it"

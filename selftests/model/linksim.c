@@ -830,6 +830,7 @@ static void rcv_packet(struct linksim *sim, struct lpkt *p)
 	} else if (idx == f->r_next) {
 		bool filled = false;
 
+		f->st.pkts_rcvd++;
 		f->r_ooo[idx & f->r_ooo_mask] = 0;
 		f->r_next++;
 		while (rcv_has(f, f->r_next)) {
@@ -846,6 +847,7 @@ static void rcv_packet(struct linksim *sim, struct lpkt *p)
 			      EV_DELACK, f->id, ++f->r_delack_gen);
 		}
 	} else {
+		f->st.pkts_rcvd++;
 		rcv_mark(f, idx);
 		rcv_send_ack(sim, f, idx, rcv_ece(sim, f));
 	}
@@ -880,9 +882,12 @@ static void rcv_frame(struct linksim *sim, struct lpkt *p)
 	} else if (a <= f->r_next) {
 		bool filled = false;
 
-		for (i = f->r_next; i < b; i++)
+		for (i = f->r_next; i < b; i++) {
+			if (!rcv_has(f, i))
+				f->st.pkts_rcvd++;
 			if (i - f->r_next <= f->r_ooo_mask)
 				f->r_ooo[i & f->r_ooo_mask] = 0;
+		}
 		f->r_next = b;
 		while (rcv_has(f, f->r_next)) {
 			f->r_ooo[f->r_next & f->r_ooo_mask] = 0;
@@ -904,6 +909,7 @@ static void rcv_frame(struct linksim *sim, struct lpkt *p)
 			if (rcv_has(f, i))
 				continue;
 			rcv_mark(f, i);
+			f->st.pkts_rcvd++;
 			news = true;
 		}
 		if (news)

@@ -107,6 +107,10 @@ struct linksim_flow_stats {
 	u64 pkts_sent;		/* data packets sent, retransmits included */
 	u64 pkts_retrans;	/* retransmitted packets */
 	u64 pkts_dropped;	/* this flow's packets the network dropped */
+	u64 pkts_rcvd;		/* packets that reached the receiver for the first time:
+				 * what the path delivered, whenever the cumulative
+				 * ACK gets past a hole
+				 */
 	u64 pkts_ce;		/* this flow's packets CE-marked */
 	u64 acks;		/* ACKs processed */
 	u32 recoveries;		/* entries into TCP_CA_Recovery */

@@ -97,6 +97,32 @@ int pe_parse(const uint8_t *buf, uint32_t len, struct pe_frame *f)
 	return 0;
 }
 
+int pe_tsval(const struct pe_frame *f, uint32_t *tsval)
+{
+	const uint8_t *th, *o, *end;
+
+	if (!f->tcp4)
+		return 0;
+	th = f->pkt + (f->pkt[0] & 0xf) * 4U;
+	end = f->pkt + f->hdr_len;
+	for (o = th + 20; o < end;) {
+		if (*o == 0)
+			return 0;
+		if (*o == 1) {
+			o++;
+			continue;
+		}
+		if (o + 1 >= end || o[1] < 2 || o + o[1] > end)
+			return 0;
+		if (*o == 8 && o[1] == 10) {
+			*tsval = get32(o + 2);
+			return 1;
+		}
+		o += o[1];
+	}
+	return 0;
+}
+
 uint32_t pe_seg_payload(const struct pe_frame *f, uint32_t i)
 {
 	uint32_t off;
@@ -339,4 +365,121 @@ void pe_ring_pop(struct pe_ring *r)
 		r->head = 0;
 	if (!--r->count)
 		r->head = r->tail = r->used = 0;
+}
+
+/* ---- goodput per flow */
+
+static bool seq_before(uint32_t a, uint32_t b)
+{
+	return (int32_t)(a - b) < 0;
+}
+
+static struct pe_flow *flow_of(struct pe_flows *t, const struct pe_frame *f)
+{
+	const uint8_t *ip = f->pkt, *th = ip + (ip[0] & 0xf) * 4U;
+	uint32_t saddr = get32(ip + 12), daddr = get32(ip + 16), i;
+	uint16_t sport = get16(th), dport = get16(th + 2);
+	struct pe_flow *fl;
+
+	for (i = 0; i < t->n; i++) {
+		fl = &t->flow[i];
+		if (fl->saddr == saddr && fl->daddr == daddr && fl->sport == sport &&
+		    fl->dport == dport)
+			return fl;
+	}
+	if (t->n == PE_MAX_FLOWS)
+		return NULL;
+	fl = &t->flow[t->n++];
+	memset(fl, 0, sizeof(*fl));
+	fl->saddr = saddr;
+	fl->daddr = daddr;
+	fl->sport = sport;
+	fl->dport = dport;
+	return fl;
+}
+
+/* Bytes of [seq, end) that fill holes; the holes shrink, split or go. */
+static uint32_t fill_holes(struct pe_flow *fl, uint32_t seq, uint32_t end)
+{
+	uint32_t i, got = 0;
+
+	for (i = 0; i < fl->nholes; i++) {
+		struct pe_hole *h = &fl->hole[i];
+		uint32_t a, b;
+
+		if (!seq_before(seq, h->end) || !seq_before(h->start, end))
+			continue;
+		a = seq_before(h->start, seq) ? seq : h->start;
+		b = seq_before(end, h->end) ? end : h->end;
+		got += b - a;
+		if (a == h->start && b == h->end) {
+			memmove(h, h + 1, (fl->nholes - i - 1) * sizeof(*h));
+			fl->nholes--;
+			i--;
+		} else if (a == h->start) {
+			h->start = b;
+		} else if (b == h->end) {
+			h->end = a;
+		} else if (fl->nholes < PE_FLOW_HOLES) {
+			/* the middle: two holes */
+			memmove(h + 2, h + 1, (fl->nholes - i - 1) * sizeof(*h));
+			h[1].start = b;
+			h[1].end = h->end;
+			h->end = a;
+			fl->nholes++;
+			i++;
+		} else {
+			fl->holes_dropped += h->end - b;
+			h->end = a;
+		}
+	}
+	return got;
+}
+
+uint32_t pe_flows_deliver(struct pe_flows *t, const struct pe_frame *f, uint64_t now)
+{
+	const uint8_t *th;
+	struct pe_flow *fl;
+	uint32_t seq, end, got = 0;
+	uint64_t k;
+
+	if (!f->tcp4 || !f->payload)
+		return 0;
+	fl = flow_of(t, f);
+	if (!fl) {
+		t->untracked++;
+		return 0;
+	}
+	th = f->pkt + (f->pkt[0] & 0xf) * 4U;
+	seq = get32(th + 4);
+	end = seq + f->payload;
+	if (!fl->started) {
+		fl->started = true;
+		fl->high = seq;
+		fl->first_ns = now;
+	}
+	if (seq_before(fl->high, end)) {
+		/* beyond the highest byte: what lies between is a hole */
+		if (seq_before(fl->high, seq)) {
+			if (fl->nholes == PE_FLOW_HOLES) {
+				fl->holes_dropped += fl->hole[0].end - fl->hole[0].start;
+				memmove(fl->hole, fl->hole + 1, --fl->nholes * sizeof(fl->hole[0]));
+			}
+			fl->hole[fl->nholes].start = fl->high;
+			fl->hole[fl->nholes].end = seq;
+			fl->nholes++;
+			got = end - seq;
+		} else {
+			got = end - fl->high + fill_holes(fl, seq, fl->high);
+		}
+		fl->high = end;
+	} else {
+		got = fill_holes(fl, seq, end);
+	}
+	fl->bytes += got;
+	fl->dup_bytes += f->payload - got;
+	k = now > t->origin_ns ? (now - t->origin_ns) / PE_BUCKET_NS : 0;
+	if (k < PE_BUCKETS)
+		fl->bucket[k] += got;
+	return got;
 }

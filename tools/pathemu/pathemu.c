@@ -26,8 +26,17 @@
  * records how late it was against its schedule, every loop iteration its
  * length (a device's queue waits at most that long to be read), and at exit
  * the process's CPU time, the fraction of the wall clock it was not
- * sleeping, the link's busy time and the queue's occupancy go to the stats
- * file as one JSON object.
+ * sleeping, the link's busy time, the queue's occupancy and how long
+ * frames waited in each TUN device's own queue go to the stats file as one
+ * JSON object.
+ *
+ * Goodput is measured here too, per flow: the payload bytes delivered to
+ * the receiver that the path had not delivered before, per 100 ms of the
+ * emulator's clock.  It is what the path carries, independent of when the
+ * receiving application reads (after a loss, the receiver holds what
+ * follows the gap until the retransmission fills it, then hands it over
+ * at once: counted by the application's reads, a window that starts just
+ * after a loss gets data that crossed the path before it).
  *
  * Usage:
  *   pathemu --a NETNS:DEV --b NETNS:DEV --rate BIT/S --queue BYTES
@@ -64,6 +73,13 @@ struct dir_stats {
 	uint64_t late, max_late_ns, max_late_at;
 	uint64_t late_hist[6];	/* late by > 0.1, 0.5, 1, 5, 20, 100 ms */
 	uint64_t first_ns, last_ns;	/* first arrival, last departure */
+	/* how long frames waited in the TUN device's queue before this
+	 * process read them: the read time less the TCP timestamp the
+	 * sender stamped (a stack with tcp_timestamps=2 stamps its
+	 * CLOCK_MONOTONIC in ms, no offset), so each is whole ms, and high
+	 * by up to 1 ms; waits over 10 s mean a stack with random offsets
+	 */
+	uint64_t ts_frames, ts_unusable, ts_wait_hist[4], ts_max_wait_ms;
 };
 
 struct dir {
@@ -74,6 +90,7 @@ struct dir {
 	uint64_t delay_ns;
 	uint32_t loss_ppm;
 	struct dir_stats st;
+	struct pe_flows *flows;	/* goodput per flow, for the data direction */
 };
 
 static volatile sig_atomic_t stop;
@@ -81,9 +98,11 @@ static struct pe_rng rng;
 static uint32_t overhead = 14;	/* Ethernet header, as a NIC's shaper counts it */
 static uint64_t late_ns = 1000000;
 static uint8_t scratch[PE_MAX_FRAME];
+static struct pe_flows data_flows;
 static uint64_t t0;
 static const uint64_t late_edges_ns[6] = { 100000, 500000, 1000000, 5000000, 20000000,
 					   100000000 };
+static const uint32_t wait_edges_ms[4] = { 1, 2, 5, 20 };
 
 static void on_signal(int sig)
 {
@@ -187,8 +206,14 @@ static uint64_t release(struct dir *d, uint64_t now)
 			d->st.max_late_ns = late;
 			d->st.max_late_at = now - t0;
 		}
-		if (write(d->out, (const uint8_t *)(rec + 1), rec->len) != (ssize_t)rec->len)
+		if (write(d->out, (const uint8_t *)(rec + 1), rec->len) != (ssize_t)rec->len) {
 			d->st.write_err++;
+		} else if (d->flows) {
+			struct pe_frame f;
+
+			if (!pe_parse((const uint8_t *)(rec + 1), rec->len, &f))
+				pe_flows_deliver(d->flows, &f, now);
+		}
 		d->st.frames_out++;
 		d->st.bytes_out += rec->len - PE_VNET_LEN;
 		pe_ring_pop(&d->ring);
@@ -202,11 +227,24 @@ static void forward(struct dir *d, uint8_t *buf, uint32_t len, uint64_t now)
 	static uint8_t keep[PE_MAX_SEGS];
 	static uint64_t done[PE_MAX_SEGS];
 	struct pe_frame f;
-	uint32_t i, j, kept = 0;
+	uint32_t i, j, kept = 0, tsval;
 	uint8_t *p;
 
 	if (pe_parse(buf, len, &f))
 		return;
+	if (pe_tsval(&f, &tsval)) {
+		int32_t wait = (int32_t)((uint32_t)(now / 1000000) - tsval);
+
+		if (wait < 0 || wait > 10000) {
+			d->st.ts_unusable++;
+		} else {
+			d->st.ts_frames++;
+			for (j = 0; j < 4; j++)
+				d->st.ts_wait_hist[j] += (uint32_t)wait > wait_edges_ms[j];
+			if ((uint64_t)wait > d->st.ts_max_wait_ms)
+				d->st.ts_max_wait_ms = (uint64_t)wait;
+		}
+	}
 	d->st.frames_in++;
 	d->st.segs_in += f.nseg;
 	d->st.payload_in += f.payload;
@@ -292,13 +330,47 @@ static void dir_json(FILE *out, const struct dir *d)
 		", \"late_hist_ms\": {\"0.1\": %" PRIu64 ", \"0.5\": %" PRIu64 ", \"1\": %" PRIu64
 		", \"5\": %" PRIu64 ", \"20\": %" PRIu64 ", \"100\": %" PRIu64 "}"
 		", \"link_busy_s\": %.6f, \"active_s\": %.6f"
-		", \"max_backlog\": %" PRIu64 ", \"mean_backlog\": %.0f}",
+		", \"max_backlog\": %" PRIu64 ", \"mean_backlog\": %.0f"
+		", \"tun_wait\": {\"frames\": %" PRIu64 ", \"unusable\": %" PRIu64
+		", \"max_ms\": %" PRIu64 ", \"over_ms\": {\"1\": %" PRIu64 ", \"2\": %" PRIu64
+		", \"5\": %" PRIu64 ", \"20\": %" PRIu64 "}}}",
 		d->name, s->frames_in, s->segs_in, s->payload_in, s->frames_out,
 		s->bytes_out, s->lost_segs, s->queue_drops, s->split_frames, s->ring_full,
 		s->write_err, s->late, s->max_late_ns / 1e3, s->max_late_at / 1e9,
 		s->late_hist[0], s->late_hist[1], s->late_hist[2], s->late_hist[3],
 		s->late_hist[4], s->late_hist[5], l->busy_ns / 1e9, span / 1e9,
-		l->max_backlog, l->backlog_n ? (double)l->backlog_sum / l->backlog_n : 0.0);
+		l->max_backlog, l->backlog_n ? (double)l->backlog_sum / l->backlog_n : 0.0,
+		s->ts_frames, s->ts_unusable, s->ts_max_wait_ms, s->ts_wait_hist[0],
+		s->ts_wait_hist[1], s->ts_wait_hist[2], s->ts_wait_hist[3]);
+}
+
+/* The data direction's flows: new payload bytes per bucket of the
+ * emulator's clock, from the first bucket with any to the last.
+ */
+static void flows_json(FILE *out, const struct pe_flows *t)
+{
+	uint32_t i, k, lo, hi;
+
+	fprintf(out, "\"flows\": {\"bucket_ms\": %llu, \"untracked_frames\": %" PRIu64
+		", \"flows\": [", PE_BUCKET_NS / 1000000ULL, t->untracked);
+	for (i = 0; i < t->n; i++) {
+		const struct pe_flow *fl = &t->flow[i];
+
+		for (lo = 0; lo < PE_BUCKETS && !fl->bucket[lo]; lo++)
+			;
+		for (hi = PE_BUCKETS; hi > lo && !fl->bucket[hi - 1]; hi--)
+			;
+		fprintf(out, "%s{\"sport\": %u, \"dport\": %u, \"bytes\": %" PRIu64
+			", \"dup_bytes\": %" PRIu64 ", \"holes_dropped\": %" PRIu64
+			", \"holes_open\": %u, \"first_s\": %.6f, \"bucket0\": %u, \"series\": [",
+			i ? ", " : "", fl->sport, fl->dport, fl->bytes, fl->dup_bytes,
+			fl->holes_dropped, fl->nholes,
+			fl->first_ns > t->origin_ns ? (fl->first_ns - t->origin_ns) / 1e9 : 0.0, lo);
+		for (k = lo; k < hi; k++)
+			fprintf(out, "%s%" PRIu64, k > lo ? ", " : "", fl->bucket[k]);
+		fputs("]}", out);
+	}
+	fputs("]}", out);
 }
 
 int main(int argc, char **argv)
@@ -364,6 +436,7 @@ int main(int argc, char **argv)
 	ab.delay_ns = delay_us * 1000;
 	ba.delay_ns = rdelay_us * 1000;
 	ab.loss_ppm = loss_ppm;
+	ab.flows = &data_flows;
 	/* a delay line holds what the link sends in one delay, plus the queue */
 	if (pe_ring_init(&ab.ring, (uint64_t)((unsigned __int128)rate * ab.delay_ns /
 					      (8 * NSEC_PER_SEC_U)) * 2 + queue * 2 + (64 << 20)) ||
@@ -384,6 +457,7 @@ int main(int argc, char **argv)
 		spec_a, spec_b, rate, queue, delay_us, loss_ppm, seed);
 
 	t0 = now_ns();
+	data_flows.origin_ns = t0;
 	t_end = duration ? t0 + duration * NSEC_PER_SEC_U : 0;
 	pfd[0].fd = ab.in;
 	pfd[1].fd = ba.in;
@@ -396,7 +470,10 @@ int main(int argc, char **argv)
 		/* releases first: what is due must not wait behind reads */
 		release(&ab, now);
 		release(&ba, now);
-		drain(&ab, now);
+		/* a frame is read when it is read: the releases above may
+		 * have taken a while (each write runs the receiving stack)
+		 */
+		drain(&ab, now_ns());
 		drain(&ba, now_ns());
 		now = now_ns();
 		n1 = release(&ab, now);
@@ -441,6 +518,8 @@ int main(int argc, char **argv)
 	dir_json(out, &ab);
 	fputs(", ", out);
 	dir_json(out, &ba);
+	fputs(", ", out);
+	flows_json(out, &data_flows);
 	fputs("}\n", out);
 	if (out != stdout)
 		fclose(out);

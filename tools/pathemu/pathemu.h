@@ -56,6 +56,9 @@ struct pe_frame {
  */
 int pe_parse(const uint8_t *buf, uint32_t len, struct pe_frame *f);
 
+/* The TCP timestamp option's TSval of f: 0 if it has none, else 1 and *tsval. */
+int pe_tsval(const struct pe_frame *f, uint32_t *tsval);
+
 /* Payload bytes of segment i. */
 uint32_t pe_seg_payload(const struct pe_frame *f, uint32_t i);
 
@@ -129,5 +132,44 @@ void pe_ring_commit(struct pe_ring *r, uint32_t len, uint64_t due_ns);
 /* The oldest record, or NULL. */
 const struct pe_rec *pe_ring_peek(struct pe_ring *r);
 void pe_ring_pop(struct pe_ring *r);
+
+/* ---- goodput per flow: the payload bytes the path delivers that it had
+ * not delivered before (a retransmission that fills a gap counts, a
+ * duplicate does not), per flow and per time bucket.  A flow is an IPv4
+ * TCP 4-tuple; the sequence space below the highest byte delivered that
+ * was never delivered is kept as a list of holes.
+ */
+#define PE_MAX_FLOWS	64U
+#define PE_FLOW_HOLES	4096U
+#define PE_BUCKETS	600U		/* of PE_BUCKET_NS: 60 s */
+#define PE_BUCKET_NS	100000000ULL
+
+struct pe_hole {
+	uint32_t start, end;		/* [start, end) never delivered */
+};
+
+struct pe_flow {
+	uint32_t saddr, daddr;
+	uint16_t sport, dport;
+	bool started;			/* high is set */
+	uint32_t high;			/* after the highest byte delivered */
+	uint32_t nholes;
+	uint64_t bytes;			/* new payload bytes delivered */
+	uint64_t dup_bytes;		/* payload delivered again */
+	uint64_t holes_dropped;		/* bytes of holes given up (list full) */
+	uint64_t first_ns;		/* first payload delivered */
+	struct pe_hole hole[PE_FLOW_HOLES];
+	uint64_t bucket[PE_BUCKETS];	/* new bytes by (now - origin) / PE_BUCKET_NS */
+};
+
+struct pe_flows {
+	uint64_t origin_ns;
+	uint32_t n;
+	uint64_t untracked;		/* frames of flows beyond PE_MAX_FLOWS */
+	struct pe_flow flow[PE_MAX_FLOWS];
+};
+
+/* Account frame f, delivered at now: returns its new payload bytes. */
+uint32_t pe_flows_deliver(struct pe_flows *t, const struct pe_frame *f, uint64_t now);
 
 #endif

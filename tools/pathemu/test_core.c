@@ -5,7 +5,10 @@
  * over many packets; drop-tail at the configured bytes; a GSO frame cut
  * around a lost segment into frames a receiver accepts (lengths, sequence
  * numbers, flags, checksums, payload bytes in place); the delay line
- * returning every record intact and in order across wrap-arounds.
+ * returning every record intact and in order across wrap-arounds; the
+ * TCP timestamp read from the options; goodput
+ * per flow counting each byte of sequence space once, retransmissions
+ * into gaps included, duplicates not, by the time it was delivered.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -245,6 +248,81 @@ static void test_ring(void)
 	pe_ring_free(&r);
 }
 
+static void test_tsval(void)
+{
+	static uint8_t frame[PE_MAX_FRAME];
+	uint32_t len = make_frame(frame, 2, 1448, 0, 1), ts = 0;
+	uint8_t *opt = frame + PE_VNET_LEN + 40;
+	struct pe_frame f;
+	int none;
+
+	pe_parse(frame, len, &f);
+	none = !pe_tsval(&f, &ts);
+	memcpy(opt, "\x01\x01\x08\x0a\x12\x34\x56\x78\x00\x00\x00\x01", 12);
+	pe_parse(frame, len, &f);
+	OK(none && pe_tsval(&f, &ts) == 1 && ts == 0x12345678,
+	   "tsval: read after NOPs; none where the options end at once");
+	opt[3] = 40;	/* a length past the header */
+	pe_parse(frame, len, &f);
+	OK(pe_tsval(&f, &ts) == 0, "tsval: an option longer than the header is not read");
+}
+
+static void test_flows(void)
+{
+	static uint8_t frame[PE_MAX_FRAME], piece[PE_MAX_FRAME];
+	static struct pe_flows t;
+	const uint64_t b = PE_BUCKET_NS;
+	struct pe_frame f, g;
+	uint32_t len = make_frame(frame, 10, 1448, 0, 1), n, got[8];
+	const struct pe_flow *fl = &t.flow[0];
+
+	memset(&t, 0, sizeof(t));
+	t.origin_ns = 1000;
+	pe_parse(frame, len, &f);
+	/* segments 3 and 6-7 lost on the way: 0-2, 4-5, 8-9 arrive */
+	n = pe_build_piece(&f, 0, 3, piece);
+	pe_parse(piece, n, &g);
+	got[0] = pe_flows_deliver(&t, &g, 1000);
+	n = pe_build_piece(&f, 4, 2, piece);
+	pe_parse(piece, n, &g);
+	got[1] = pe_flows_deliver(&t, &g, 1000 + b / 2);
+	n = pe_build_piece(&f, 8, 2, piece);
+	pe_parse(piece, n, &g);
+	got[2] = pe_flows_deliver(&t, &g, 1000 + b);
+	OK(got[0] == 3 * 1448 && got[1] == 2 * 1448 && got[2] == 2 * 1448 && fl->nholes == 2,
+	   "flows: segments beyond a gap count, the gaps are holes");
+	/* the retransmission of 3 and 6 fill holes; 4-5 again is a duplicate */
+	n = pe_build_piece(&f, 3, 1, piece);
+	pe_parse(piece, n, &g);
+	got[3] = pe_flows_deliver(&t, &g, 1000 + 2 * b);
+	n = pe_build_piece(&f, 4, 3, piece);
+	pe_parse(piece, n, &g);
+	got[4] = pe_flows_deliver(&t, &g, 1000 + 2 * b);
+	OK(got[3] == 1448 && got[4] == 1448 && fl->nholes == 1 && fl->dup_bytes == 2 * 1448,
+	   "flows: a retransmission into a hole counts, what was delivered before does not");
+	/* the whole frame again: only segment 7, the last hole, is new */
+	got[5] = pe_flows_deliver(&t, &f, 1000 + 3 * b);
+	OK(got[5] == 1448 && fl->nholes == 0 && fl->bytes == 10 * 1448 && t.n == 1,
+	   "flows: every byte of sequence space once, across the wrap of sequence numbers");
+	OK(fl->bucket[0] == 5 * 1448 && fl->bucket[1] == 2 * 1448 &&
+	   fl->bucket[2] == 2 * 1448 && fl->bucket[3] == 1448,
+	   "flows: new bytes by the 100 ms bucket they were delivered in");
+	/* a hole split in the middle by a retransmitted segment inside it */
+	memset(&t, 0, sizeof(t));
+	n = pe_build_piece(&f, 0, 1, piece);
+	pe_parse(piece, n, &g);
+	pe_flows_deliver(&t, &g, 0);
+	n = pe_build_piece(&f, 9, 1, piece);
+	pe_parse(piece, n, &g);
+	pe_flows_deliver(&t, &g, 0);
+	n = pe_build_piece(&f, 4, 2, piece);
+	pe_parse(piece, n, &g);
+	got[6] = pe_flows_deliver(&t, &g, 0);
+	got[7] = pe_flows_deliver(&t, &f, 0);
+	OK(got[6] == 2 * 1448 && got[7] == 6 * 1448 && fl->bytes == 10 * 1448 &&
+	   fl->nholes == 0, "flows: a hole split by a segment inside it, then filled");
+}
+
 int main(void)
 {
 	printf("TAP version 13\n");
@@ -253,6 +331,8 @@ int main(void)
 	test_piece(1);
 	test_piece(0);
 	test_ring();
+	test_tsval();
+	test_flows();
 	printf("1..%d\n", n_test);
 	printf("%d passed, %d failed, 0 skipped\n", n_test - n_fail, n_fail);
 	return n_fail != 0;

@@ -35,7 +35,14 @@
  *
  * Output: one JSON object: the config, per flow and per group goodput,
  * retransmits, drops and RTT, link utilisation and mean queueing delay,
- * CPU seconds, and with ts= the per-flow throughput series.
+ * CPU seconds, and with ts= the per-flow throughput series.  Goodput is
+ * given twice: from the bytes cumulatively ACKed (goodput_bps,
+ * goodput_tail_bps, series_bps) and from the packets that reached the
+ * receiver for the first time (goodput_rcv_tail_bps, series_rcv_bps),
+ * which over a window is what the path delivered in it: the cumulative
+ * ACK stands still behind a hole and then jumps past everything received
+ * since, so a window that starts behind a hole counts what the path
+ * delivered before it.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,8 +116,10 @@ int main(int argc, char **argv)
 	u32 ngroups = 0, nflows = 0, i, k, version = 0;
 	double buf_bdp = 1, loss = 0, dur = 60, skip = 10, ts = 0;
 	u64 buf_bytes = 0, skip_bytes[LINKSIM_MAX_FLOWS] = { 0 };
+	u64 skip_rcvd[LINKSIM_MAX_FLOWS] = { 0 };
 	const char *mix = "bbr2:1";
 	static float series[LINKSIM_MAX_FLOWS][MAX_SAMPLES];
+	static float vseries[LINKSIM_MAX_FLOWS][MAX_SAMPLES];	/* received */
 	static float rseries[LINKSIM_MAX_FLOWS][MAX_SAMPLES];	/* retransmits */
 	static float sseries[LINKSIM_MAX_FLOWS][MAX_SAMPLES];	/* srtt, ms */
 	static float cseries[LINKSIM_MAX_FLOWS][MAX_SAMPLES];	/* cwnd */
@@ -236,6 +245,7 @@ int main(int argc, char **argv)
 	if (ts > 0) {
 		u64 step = (u64)(ts * 1e6), t;
 		u64 prev[LINKSIM_MAX_FLOWS] = { 0 }, prev_r[LINKSIM_MAX_FLOWS] = { 0 };
+		u64 prev_v[LINKSIM_MAX_FLOWS] = { 0 };
 
 		for (t = step; t <= (u64)(dur * 1e6) && nsamples < MAX_SAMPLES; t += step) {
 			linksim_run_until(sim, t);
@@ -245,8 +255,12 @@ int main(int argc, char **argv)
 				u64 r = linksim_flow_stats(sim, k)->pkts_retrans;
 				const struct tcp_sock *tp = tcp_sk(linksim_sk(sim, k));
 
+				u64 v = linksim_flow_stats(sim, k)->pkts_rcvd * cfg.mss;
+
 				series[k][nsamples] = (float)((b - prev[k]) * 8.0 / ts);
 				prev[k] = b;
+				vseries[k][nsamples] = (float)((v - prev_v[k]) * 8.0 / ts);
+				prev_v[k] = v;
 				rseries[k][nsamples] = (float)(r - prev_r[k]);
 				prev_r[k] = r;
 				sseries[k][nsamples] = (tp->srtt_us >> 3) / 1000.0f;
@@ -254,16 +268,20 @@ int main(int argc, char **argv)
 				pseries[k][nsamples] =	/* bytes/s to Mbit/s */
 					linksim_sk(sim, k)->sk_pacing_rate / 125000.0f;
 				oseries[k][nsamples] = linksim_flow_stats(sim, k)->pkts_sent;
-				if (t <= (u64)(skip * 1e6))
+				if (t <= (u64)(skip * 1e6)) {
 					skip_bytes[k] = b;
+					skip_rcvd[k] = v;
+				}
 			}
 			qseries[nsamples] = (float)linksim_queue_pkts(sim);
 			nsamples++;
 		}
 	} else {
 		linksim_run_until(sim, (u64)(skip * 1e6));
-		for (k = 0; k < nflows; k++)
+		for (k = 0; k < nflows; k++) {
 			skip_bytes[k] = linksim_flow_stats(sim, k)->bytes_acked;
+			skip_rcvd[k] = linksim_flow_stats(sim, k)->pkts_rcvd * cfg.mss;
+		}
 	}
 	linksim_run_until(sim, (u64)(dur * 1e6));
 	cpu = cpu_s() - c0;
@@ -284,25 +302,29 @@ int main(int argc, char **argv)
 		       ls->drops_queue, ls->drops_random);
 		printf("\"groups\": [");
 		for (i = 0; i < ngroups; i++) {
-			double gp = 0, gp_tail = 0, rtt_sum = 0;
+			double gp = 0, gp_tail = 0, gp_rcv = 0, rtt_sum = 0;
 			u64 sent = 0, retr = 0, rtt_n = 0;
 
 			for (k = g[i].first; k < g[i].first + g[i].n; k++) {
 				const struct linksim_flow_stats *st = linksim_flow_stats(sim, k);
 
 				gp += linksim_goodput_bps(sim, k);
-				if (dur > skip)
+				if (dur > skip) {
 					gp_tail += (st->bytes_acked - skip_bytes[k]) * 8.0 /
 						   (dur - skip);
+					gp_rcv += (st->pkts_rcvd * cfg.mss - skip_rcvd[k]) * 8.0 /
+						  (dur - skip);
+				}
 				sent += st->pkts_sent;
 				retr += st->pkts_retrans;
 				rtt_sum += st->rtt_sum_us;
 				rtt_n += st->rtt_samples;
 			}
 			printf("%s{\"cc\": \"%s\", \"n\": %u, \"goodput_bps\": %.0f, "
-			       "\"goodput_tail_bps\": %.0f, \"sent\": %llu, \"retrans\": %llu, "
+			       "\"goodput_tail_bps\": %.0f, \"goodput_rcv_tail_bps\": %.0f, "
+			       "\"sent\": %llu, \"retrans\": %llu, "
 			       "\"retrans_pct\": %.4f, \"rtt_mean_ms\": %.3f, \"flows_bps\": [",
-			       i ? ", " : "", g[i].cc, g[i].n, gp, gp_tail, sent, retr,
+			       i ? ", " : "", g[i].cc, g[i].n, gp, gp_tail, gp_rcv, sent, retr,
 			       sent ? 100.0 * retr / sent : 0.0,
 			       rtt_n ? rtt_sum / rtt_n / 1e3 : 0.0);
 			for (k = g[i].first; k < g[i].first + g[i].n; k++)
@@ -325,6 +347,7 @@ int main(int argc, char **argv)
 		if (nsamples) {
 			printf(", \"ts\": %g", ts);
 			print_series("series_bps", series, nflows, nsamples, "%.4g");
+			print_series("series_rcv_bps", vseries, nflows, nsamples, "%.4g");
 			print_series("series_retrans", rseries, nflows, nsamples, "%.0f");
 			print_series("series_srtt_ms", sseries, nflows, nsamples, "%.2f");
 			print_series("series_cwnd", cseries, nflows, nsamples, "%.0f");
