@@ -3,7 +3,8 @@
 """Unit tests of peers-report.py (the peer benchmark's tables) on small
 hand-made raw data: the rows of the tiny, nosack, ecn, vscubic8 and
 transperf4 scenarios and deep16's early queueing delay, with every number
-they show computed here by hand from the raw values.
+they show computed here by hand from the raw values; and persec.py, which
+makes transperf4's per-second goodputs from ccinfo's samples.
 
   python3 -m unittest discover -s selftests/bench -p 'test_*.py'
 """
@@ -194,6 +195,43 @@ class PeersReportNewScenarios(unittest.TestCase):
         m["flow1_persec_mbit"] = "10,10,10,10"
         self.assertAlmostEqual(report.transperf_scores(m)["conv_tput_min_pct"], 20.0)
         self.assertEqual(report.transperf_scores({"flow1_persec_mbit": "1"}), {})
+
+
+class PerSecond(unittest.TestCase):
+    """persec.py: per-second goodput from ccinfo's samples, interpolated."""
+
+    SAMPLES = [
+        # flow A from t0 on, 10 Mbit/s in both seconds
+        "100.000 40001>5301 cc=bbr2 rtt_us=40000 retrans_total=0 bytes_acked=0",
+        "101.000 40001>5301 cc=bbr2 rtt_us=44000 retrans_total=0 bytes_acked=1250000",
+        "102.000 40001>5301 cc=bbr2 rtt_us=42000 retrans_total=2 bytes_acked=2500000",
+        # flow B starts half a second late: 625000 bytes by 101.0 (5 Mbit/s
+        # in the first second), 15 Mbit/s in the second
+        "100.500 40003>5302 cc=bbr2 rtt_us=41000 retrans_total=0 bytes_acked=0",
+        "101.500 40003>5302 cc=bbr2 rtt_us=41000 retrans_total=0 bytes_acked=1250000",
+        "102.000 40003>5302 cc=bbr2 rtt_us=41000 retrans_total=10 bytes_acked=2500000",
+        # iperf3's control connection: not a flow
+        "100.000 40000>5301 cc=bbr2 rtt_us=40000 retrans_total=0 bytes_acked=5000",
+        "101.000 40000>5301 cc=bbr2 rtt_us=40000 retrans_total=0 bytes_acked=5001",
+    ]
+
+    def test_flows(self):
+        spec = importlib.util.spec_from_file_location(
+            "persec", os.path.join(HERE, "persec.py"))
+        persec = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(persec)
+        with tempfile.NamedTemporaryFile("w", suffix=".ccinfo") as f:
+            f.write("\n".join(self.SAMPLES) + "\n")
+            f.flush()
+            flows = persec.flows(f.name, 100.0, 2)
+        self.assertEqual([fl[0] for fl in flows], ["40001>5301", "40003>5302"])
+        (_, a, ra, amin, amed), (_, b, rb, _, _) = flows
+        for got, want in zip(a + b, [10.0, 10.0, 5.0, 15.0]):
+            self.assertAlmostEqual(got, want)
+        # 2 retransmits over 2500000 / 1448 acknowledged segments plus them
+        self.assertAlmostEqual(ra, 100.0 * 2 / (2500000 / 1448 + 2))
+        self.assertAlmostEqual(rb, 100.0 * 10 / (2500000 / 1448 + 10))
+        self.assertEqual((amin, amed), (40.0, 42.0))
 
 
 if __name__ == "__main__":
