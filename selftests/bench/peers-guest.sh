@@ -406,36 +406,46 @@ ce_marks()
 }
 
 # ecn_run NAME SPEC FLOWS: FLOWS flows of SPEC (one iperf3 client) through
-# the CE-marking bottleneck, ping beside them: goodput, queueing delay from
-# WARMUP s on, CE marks, and for several flows Jain over them
+# the CE-marking bottleneck: goodput, queueing delay from WARMUP s on, CE
+# marks, and for several flows Jain over them.  The queueing delay is the
+# flows' own smoothed RTT (ccinfo's samples every 100 ms) less the base
+# RTT: fq_codel queues each flow apart, so a ping beside them would see
+# an empty queue of its own.
 ecn_run()
 {
-	local name=$1 spec=$2 flows=$3 cc base out plog t0 pid g p qm q95 n m0 m1
+	local name=$1 spec=$2 flows=$3 cc base out samples t0 cpid rc g p qm q95 n m0 m1
 
 	cc=$(spec_cc "$spec")
+	if [ -z "$CCINFO" ] || [ ! -x "$CCINFO" ]; then
+		say "$name: needs CCINFO"
+		return 1
+	fi
 	out=$TEST_OUT/$name-$(spec_file "$spec").json
-	plog=$TEST_OUT/$name-$(spec_file "$spec").ping
+	samples=$TEST_OUT/$name-$(spec_file "$spec").srtt
 	base=$(base_rtt)
 	[ -n "$base" ] || { say "$name: no base RTT"; return 1; }
 	m0=$(ce_marks)
 	trace_start "$spec" "$name"
 	iperf_server_next || return 1
+	"$CCINFO" "$RCV_IP" 100 "$samples" </dev/null >/dev/null 2>&1 &
+	cpid=$!
+	bg_track "$cpid"
 	t0=$EPOCHREALTIME
-	ip netns exec "$NS_SND" ping -D -i 0.2 -w "$SECS" "$RCV_IP" >"$plog" 2>&1 &
-	pid=$!
-	bg_track "$pid"
-	iperf_client "$out" "$cc" "$SECS" "$IPERF_PORT" -P "$flows" ||
-		{ iperf_failed "$out"; trace_stop "$spec" "$name"; return 1; }
-	wait "$pid"
+	iperf_client "$out" "$cc" "$SECS" "$IPERF_PORT" -P "$flows"
+	rc=$?
+	kill "$cpid" 2>/dev/null
+	wait "$cpid" 2>/dev/null
 	trace_stop "$spec" "$name"
+	[ "$rc" -eq 0 ] || { iperf_failed "$out"; return 1; }
 	m1=$(ce_marks)
 	read -r g _ p _ < <(iperf_summary "$out")
-	read -r qm q95 n < <(ping_stats "$plog" "$t0" "$base")
+	read -r qm q95 n < <(python3 "$(dirname "$0")/persec.py" --qdelay "$samples" "$t0" "$WARMUP" "$base")
+	record "$name" "$spec" base_rtt_ms "$base"
 	record "$name" "$spec" goodput_mbit "$g"
 	record "$name" "$spec" retrans_pct "$p"
 	record "$name" "$spec" qdelay_med_ms "$qm"
 	record "$name" "$spec" qdelay_p95_ms "$q95"
-	record "$name" "$spec" ping_samples "$n"
+	record "$name" "$spec" srtt_samples "$n"
 	record "$name" "$spec" ce_marks "$((m1 - m0))"
 	# shellcheck disable=SC2046 # one argument per stream
 	[ "$flows" -gt 1 ] && record "$name" "$spec" jain \

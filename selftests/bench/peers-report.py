@@ -62,10 +62,11 @@ SCENARIOS = [
      "(tcp_sack=0): goodput",
      "goodput_mbit", True, ["retrans_pct", "rcv_tcp_sack"]),
     ("ecn", "1 flow, 2-BDP fq_codel bottleneck CE-marking above 2 ms of queue, tcp_ecn=1: "
-     "goodput; queueing delay from 5 s on. Google's v3 uses ECN only on routes marked "
+     "goodput; queueing delay (the flow's smoothed RTT - base, from 5 s on). Google's v3 uses ECN only on routes marked "
      "ecn_low, which bookworm's iproute2 cannot set: its column runs without ECN response",
      "goodput_mbit", True, ["qdelay_med_ms", "qdelay_p95_ms", "retrans_pct", "ce_marks"]),
-    ("ecn2", "2 flows of one CC, the ecn bottleneck: goodput; queueing delay from 5 s on; "
+    ("ecn2", "2 flows of one CC, the ecn bottleneck: goodput; queueing delay (srtt - base) "
+     "from 5 s on; "
      "Jain over the 2 (v3 without ECN response, as in ecn)",
      "goodput_mbit", True, ["qdelay_med_ms", "qdelay_p95_ms", "jain", "retrans_pct",
                             "ce_marks"]),

@@ -3,6 +3,7 @@
 """Per-second goodput of each flow from ccinfo's samples (peer benchmark).
 
   persec.py SAMPLES T0 SECS
+  persec.py --qdelay SAMPLES T0 FROM BASE_MS
 
 SAMPLES is what ccinfo.c wrote: one line per socket per sample, "<epoch_s>
 <sport>><dport> key=value...".  Every socket that moved 1 MB or more is a
@@ -20,6 +21,11 @@ acknowledged per 1-s bucket.  Retransmits are the last sample's
 retrans_total over the segments acknowledged plus retransmitted (MSS
 1448); the RTTs are the kernel's smoothed RTT (TCP_INFO tcpi_rtt) over
 every sample in the flow's lifetime.
+
+With --qdelay it prints "<median ms> <p95 ms> <samples>" of the smoothed
+RTT less BASE_MS over every flow's samples taken FROM s after T0 or later:
+the queueing delay the flows themselves see (a ping beside them sees
+another queue when the bottleneck is a per-flow-queueing fq_codel).
 """
 
 import statistics
@@ -80,7 +86,21 @@ def flows(path, t0, secs):
     return out
 
 
+def qdelay(path, t0, start, base):
+    """(median, p95, n) of the flows' srtt - base from t0 + start on."""
+    vals = sorted(r / 1000.0 - base for s in parse(path).values()
+                  for t, _, _, r in s if t >= t0 + start and r > 0)
+    if not vals:
+        return None
+    p95 = vals[max(0, -(-95 * len(vals) // 100) - 1)]
+    return statistics.median(vals), p95, len(vals)
+
+
 def main():
+    if len(sys.argv) == 6 and sys.argv[1] == "--qdelay":
+        q = qdelay(sys.argv[2], float(sys.argv[3]), float(sys.argv[4]), float(sys.argv[5]))
+        print("%.2f %.2f %d" % q if q else "- - 0")
+        return
     if len(sys.argv) != 4:
         sys.exit(__doc__)
     for name, persec, retr, rmin, rmed in flows(sys.argv[1], float(sys.argv[2]),

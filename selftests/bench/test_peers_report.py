@@ -233,6 +233,21 @@ class PerSecond(unittest.TestCase):
         self.assertAlmostEqual(rb, 100.0 * 10 / (2500000 / 1448 + 10))
         self.assertEqual((amin, amed), (40.0, 42.0))
 
+    def test_qdelay(self):
+        spec = importlib.util.spec_from_file_location(
+            "persec", os.path.join(HERE, "persec.py"))
+        persec = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(persec)
+        with tempfile.NamedTemporaryFile("w", suffix=".ccinfo") as f:
+            f.write("\n".join(self.SAMPLES) + "\n")
+            f.flush()
+            # from 101.5 on: A's 42 ms, B's 41 and 41; less a 40-ms base
+            med, p95, n = persec.qdelay(f.name, 100.0, 1.5, 40.0)
+            self.assertIsNone(persec.qdelay(f.name, 100.0, 5.0, 40.0))
+        self.assertEqual(n, 3)
+        self.assertAlmostEqual(med, 1.0)
+        self.assertAlmostEqual(p95, 2.0)
+
 
 if __name__ == "__main__":
     unittest.main()
