@@ -20,7 +20,9 @@
 #              for bbr2_ref) for that run and every parameter of the module
 #              is restored afterwards (e.g. "bbr2_ref bbr2 bbr2:version=2
 #              bbr cubic")
-#   SCENARIOS  subset of: deep16 late2 loss0 loss1 loss3 flows16 vscubic1 vscubic2
+#   SCENARIOS  subset of: deep16 late2 loss0 loss1 loss3 flows16 vscubic1
+#              vscubic2 tiny1 tiny3 nosack01 nosack1 ecn ecn2 vscubic8q
+#              vscubic8 transperf4
 #   CCINFO     path of the static ccinfo sampler (TCP_INFO + TCP_CC_INFO)
 #   BBR2_KO    tcp_bbr2.ko to insmod when a spec needs bbr2
 #   BENCH_SECS flow length (20; the late-flow scenario runs twice as long)
@@ -30,7 +32,8 @@
 #              a flows16 trace is 16 flows' worth of tracepoints)
 #
 # Every scenario: RATE 50 Mbit/s (BENCH_RATE), RTT 40 ms (BENCH_RTT), fq at
-# the sender (lib.sh).
+# the sender (lib.sh); tiny1 and tiny3 run a 10 Mbit/s x 10 ms path
+# (TINY_RATE, TINY_RTT) whatever BENCH_RATE and BENCH_RTT say.
 
 # shellcheck disable=SC2317 # the scenarios are called as sc_$name
 export TEST_NAME=bench-peers
@@ -41,7 +44,15 @@ RTT=${BENCH_RTT:-40}
 SECS=${BENCH_SECS:-20}
 LATE=3				# s, start of the second flow in late2
 WARMUP=5			# s of each flow left out of ping statistics
-ALL_SCENARIOS="deep16 late2 loss0 loss1 loss3 flows16 vscubic1 vscubic2"
+EARLY_FROM=1			# s, the window after STARTUP that deep16's
+EARLY_TO=5			# early queueing delay covers
+TINY_RATE=10			# Mbit/s, tiny1/tiny3
+TINY_RTT=10			# ms, tiny1/tiny3
+TP_FLOWS=2			# transperf4: flows per sender address
+TP_SND_IP1=10.0.1.1		# transperf4: the two senders' addresses (lib.sh
+TP_SND_IP2=10.0.1.3		# gives s0 the first)
+ALL_SCENARIOS="deep16 late2 loss0 loss1 loss3 flows16 vscubic1 vscubic2 \
+tiny1 tiny3 nosack01 nosack1 ecn ecn2 vscubic8q vscubic8 transperf4"
 SCENARIOS=${SCENARIOS:-$ALL_SCENARIOS}
 CCS=${CCS:-"bbr2 bbr cubic"}
 CCINFO=${CCINFO:-}
@@ -219,16 +230,46 @@ ping_stats()
 		}' "$1"
 }
 
-# deep16 SPEC: 1 flow, 16-BDP buffer, ping beside it: queueing delay
+# ping_window LOG T0 BASE FROM TO: "p95_ms max_ms n" of ping RTTs (iputils
+# ping -D) sent in [T0 + FROM, T0 + TO), minus BASE
+ping_window()
+{
+	awk -v t0="$2" -v base="$3" -v from="$4" -v to="$5" '
+		/time=/ {
+			t = substr($1, 2, length($1) - 2)
+			if (t + 0 < t0 + from || t + 0 >= t0 + to) next
+			for (i = 1; i <= NF; i++)
+				if ($i ~ /^time=/) { v[n++] = substr($i, 6) - base }
+		}
+		END {
+			if (!n) { print "-", "-", 0; exit }
+			for (i = 0; i < n; i++)		# insertion sort, n ~ 20
+				for (j = i; j > 0 && v[j] < v[j - 1]; j--) {
+					x = v[j]; v[j] = v[j - 1]; v[j - 1] = x
+				}
+			p = int(0.95 * n + 0.999999) - 1
+			printf "%.2f %.2f %d\n", v[p], v[n - 1], n
+		}' "$1"
+}
+
+# base_rtt: the lowest of 5 pings through the idle dumbbell, ms
+base_rtt()
+{
+	in_snd ping -c 5 -i 0.2 "$RCV_IP" |
+		awk -F'time=' '/time=/ { split($2, a, " "); if (m == "" || a[1] < m) m = a[1] } END { print m }'
+}
+
+# deep16 SPEC: 1 flow, 16-BDP buffer, ping beside it: queueing delay from
+# WARMUP s on, and in the seconds right after STARTUP (EARLY_FROM to
+# EARLY_TO s)
 sc_deep16()
 {
-	local spec=$1 cc base out plog t0 g p q95 qm n pid
+	local spec=$1 cc base out plog t0 g p q95 qm n pid e95 emax en
 
 	cc=$(spec_cc "$spec")
 	out=$TEST_OUT/deep16-$(spec_file "$spec").json
 	plog=$TEST_OUT/deep16-$(spec_file "$spec").ping
-	base=$(in_snd ping -c 5 -i 0.2 "$RCV_IP" |
-		awk -F'time=' '/time=/ { split($2, a, " "); if (m == "" || a[1] < m) m = a[1] } END { print m }')
+	base=$(base_rtt)
 	[ -n "$base" ] || { say "deep16: no base RTT"; return 1; }
 	record deep16 "$spec" base_rtt_ms "$base"
 	trace_start "$spec" deep16
@@ -242,11 +283,15 @@ sc_deep16()
 	trace_stop "$spec" deep16
 	read -r g _ p _ < <(iperf_summary "$out")
 	read -r qm q95 n < <(ping_stats "$plog" "$t0" "$base")
+	read -r e95 emax en < <(ping_window "$plog" "$t0" "$base" "$EARLY_FROM" "$EARLY_TO")
 	record deep16 "$spec" goodput_mbit "$g"
 	record deep16 "$spec" retrans_pct "$p"
 	record deep16 "$spec" qdelay_med_ms "$qm"
 	record deep16 "$spec" qdelay_p95_ms "$q95"
 	record deep16 "$spec" ping_samples "$n"
+	record deep16 "$spec" qdelay_early_p95_ms "$e95"
+	record deep16 "$spec" qdelay_early_max_ms "$emax"
+	record deep16 "$spec" ping_early_samples "$en"
 }
 
 # late2 SPEC: 2 flows, the 2nd LATE s after the 1st, 2*SECS s: Jain over
@@ -305,10 +350,10 @@ sc_loss1() { one_flow loss1 "$1"; }
 sc_loss3() { one_flow loss3 "$1"; }
 sc_flows16() { one_flow flows16 "$1" -P 16; }
 
-# vscubic NAME SPEC: one flow of SPEC against one cubic flow
+# vscubic NAME SPEC [N]: N flows of SPEC (1) against N cubic flows
 sc_vscubic()
 {
-	local name=$1 spec=$2 cc p1 p2 pid rc1 rc2 a b o1 o2
+	local name=$1 spec=$2 n=${3:-1} cc p1 p2 pid rc1 rc2 a b o1 o2
 
 	cc=$(spec_cc "$spec")
 	[ "$cc" = cubic ] && return 0
@@ -319,9 +364,9 @@ sc_vscubic()
 	iperf_server_next || return 1
 	p2=$IPERF_PORT
 	trace_start "$spec" "$name"
-	iperf_client "$o1" "$cc" "$SECS" "$p1" &
+	iperf_client "$o1" "$cc" "$SECS" "$p1" -P "$n" &
 	pid=$!
-	iperf_client "$o2" cubic "$SECS" "$p2"
+	iperf_client "$o2" cubic "$SECS" "$p2" -P "$n"
 	rc2=$?
 	wait "$pid"
 	rc1=$?
@@ -337,6 +382,130 @@ sc_vscubic()
 
 sc_vscubic1() { sc_vscubic vscubic1 "$1"; }
 sc_vscubic2() { sc_vscubic vscubic2 "$1"; }
+sc_vscubic8q() { sc_vscubic vscubic8q "$1" 8; }
+sc_vscubic8() { sc_vscubic vscubic8 "$1" 8; }
+
+sc_tiny1() { one_flow tiny1 "$1"; }
+sc_tiny3() { one_flow tiny3 "$1"; }
+
+# nosack NAME SPEC: one flow to a receiver that does not offer SACK
+sc_nosack()
+{
+	one_flow "$1" "$2" || return 1
+	record "$1" "$2" rcv_tcp_sack "$(in_rcv cat /proc/sys/net/ipv4/tcp_sack)"
+}
+
+sc_nosack01() { sc_nosack nosack01 "$1"; }
+sc_nosack1() { sc_nosack nosack1 "$1"; }
+
+# ce_marks: CE marks the bottleneck's qdiscs made so far
+ce_marks()
+{
+	bottleneck_stats |
+		awk '{ for (i = 1; i < NF; i++) if ($i == "ce_mark" || $i == "marked") s += $(i + 1) } END { print s + 0 }'
+}
+
+# ecn_run NAME SPEC FLOWS: FLOWS flows of SPEC (one iperf3 client) through
+# the CE-marking bottleneck: goodput, queueing delay from WARMUP s on, CE
+# marks, and for several flows Jain over them.  The queueing delay is the
+# flows' own smoothed RTT (ccinfo's samples every 100 ms) less the base
+# RTT: fq_codel queues each flow apart, so a ping beside them would see
+# an empty queue of its own.
+ecn_run()
+{
+	local name=$1 spec=$2 flows=$3 cc base out samples t0 cpid rc g p qm q95 n m0 m1
+
+	cc=$(spec_cc "$spec")
+	if [ -z "$CCINFO" ] || [ ! -x "$CCINFO" ]; then
+		say "$name: needs CCINFO"
+		return 1
+	fi
+	out=$TEST_OUT/$name-$(spec_file "$spec").json
+	samples=$TEST_OUT/$name-$(spec_file "$spec").srtt
+	base=$(base_rtt)
+	[ -n "$base" ] || { say "$name: no base RTT"; return 1; }
+	m0=$(ce_marks)
+	trace_start "$spec" "$name"
+	iperf_server_next || return 1
+	"$CCINFO" "$RCV_IP" 100 "$samples" </dev/null >/dev/null 2>&1 &
+	cpid=$!
+	bg_track "$cpid"
+	t0=$EPOCHREALTIME
+	iperf_client "$out" "$cc" "$SECS" "$IPERF_PORT" -P "$flows"
+	rc=$?
+	kill "$cpid" 2>/dev/null
+	wait "$cpid" 2>/dev/null
+	trace_stop "$spec" "$name"
+	[ "$rc" -eq 0 ] || { iperf_failed "$out"; return 1; }
+	m1=$(ce_marks)
+	read -r g _ p _ < <(iperf_summary "$out")
+	read -r qm q95 n < <(python3 "$(dirname "$0")/persec.py" --qdelay "$samples" "$t0" "$WARMUP" "$base")
+	record "$name" "$spec" base_rtt_ms "$base"
+	record "$name" "$spec" goodput_mbit "$g"
+	record "$name" "$spec" retrans_pct "$p"
+	record "$name" "$spec" qdelay_med_ms "$qm"
+	record "$name" "$spec" qdelay_p95_ms "$q95"
+	record "$name" "$spec" srtt_samples "$n"
+	record "$name" "$spec" ce_marks "$((m1 - m0))"
+	# shellcheck disable=SC2046 # one argument per stream
+	[ "$flows" -gt 1 ] && record "$name" "$spec" jain \
+		"$($NETTOOL jain $($NETTOOL iperf-streams "$out" | awk '{ print $1 }'))"
+	return 0
+}
+
+sc_ecn() { ecn_run ecn "$1" 1; }
+sc_ecn2() { ecn_run ecn2 "$1" 2; }
+
+# transperf4 SPEC: Google transperf's 4-flow scenario: 2 flows from each of
+# two senders (here two source addresses of the sender namespace), all
+# started together, 3 x SECS s (60).  ccinfo samples every flow's TCP_INFO
+# every 100 ms; persec.py turns the samples into per-second goodput
+# (bytes_acked), retransmits and smoothed RTTs per flow, which
+# peers-report.py scores as transperf does.
+sc_transperf4()
+{
+	local spec=$1 cc secs=$((3 * SECS)) o1 o2 p1 p2 pid cpid rc1 rc2 t0 samples
+	local k flow persec retr rmin rmed
+
+	cc=$(spec_cc "$spec")
+	if [ -z "$CCINFO" ] || [ ! -x "$CCINFO" ]; then
+		say "transperf4: needs CCINFO"
+		return 1
+	fi
+	o1=$TEST_OUT/transperf4-$(spec_file "$spec")-a.json
+	o2=$TEST_OUT/transperf4-$(spec_file "$spec")-b.json
+	samples=$TEST_OUT/transperf4-$(spec_file "$spec").ccinfo
+	iperf_server_next || return 1
+	p1=$IPERF_PORT
+	iperf_server_next || return 1
+	p2=$IPERF_PORT
+	"$CCINFO" "$RCV_IP" 100 "$samples" </dev/null >/dev/null 2>&1 &
+	cpid=$!
+	bg_track "$cpid"
+	t0=$EPOCHREALTIME
+	iperf_client "$o1" "$cc" "$secs" "$p1" -P "$TP_FLOWS" -B "$TP_SND_IP1" &
+	pid=$!
+	iperf_client "$o2" "$cc" "$secs" "$p2" -P "$TP_FLOWS" -B "$TP_SND_IP2"
+	rc2=$?
+	wait "$pid"
+	rc1=$?
+	kill "$cpid" 2>/dev/null
+	wait "$cpid" 2>/dev/null
+	[ "$rc1" -eq 0 ] || { iperf_failed "$o1"; return 1; }
+	[ "$rc2" -eq 0 ] || { iperf_failed "$o2"; return 1; }
+	record transperf4 "$spec" link_mbit "$RATE"
+	record transperf4 "$spec" secs "$secs"
+	k=0
+	while read -r flow persec retr rmin rmed; do
+		k=$((k + 1))
+		record transperf4 "$spec" "flow${k}_persec_mbit" "$persec"
+		record transperf4 "$spec" "flow${k}_retrans_pct" "$retr"
+		record transperf4 "$spec" "flow${k}_srtt_min_ms" "$rmin"
+		record transperf4 "$spec" "flow${k}_srtt_med_ms" "$rmed"
+		say "  transperf4 $spec flow $k = $flow"
+	done < <(python3 "$(dirname "$0")/persec.py" "$samples" "$t0" "$secs")
+	record transperf4 "$spec" flows "$k"
+}
 
 # scenario_net NAME: the dumbbell of a scenario
 scenario_net()
@@ -350,6 +519,21 @@ scenario_net()
 	flows16) dumbbell_setup "$RATE" "$RTT" 0 0.05 ;;
 	vscubic1) dumbbell_setup "$RATE" "$RTT" 0 1 ;;
 	vscubic2) dumbbell_setup "$RATE" "$RTT" 0 2 ;;
+	vscubic8q) dumbbell_setup "$RATE" "$RTT" 0 0.25 ;;
+	vscubic8) dumbbell_setup "$RATE" "$RTT" 0 1 ;;
+	tiny1) dumbbell_setup "$TINY_RATE" "$TINY_RTT" 1 1 ;;
+	tiny3) dumbbell_setup "$TINY_RATE" "$TINY_RTT" 3 1 ;;
+	nosack01 | nosack1)
+		dumbbell_setup "$RATE" "$RTT" "$([ "$1" = nosack1 ] && echo 1 || echo 0.1)" 1 &&
+			in_rcv sh -c 'echo 0 > /proc/sys/net/ipv4/tcp_sack'
+		;;
+	# CE marks above DB_CE_THRESHOLD_MS of queue (lib.sh: fq_codel
+	# ce_threshold), tcp_ecn=1 at both ends
+	ecn | ecn2) DB_ECN=1 dumbbell_setup "$RATE" "$RTT" 0 2 fq_codel ;;
+	transperf4)
+		dumbbell_setup "$RATE" "$RTT" 0 1 &&
+			in_snd ip addr add "$TP_SND_IP2/24" dev s0
+		;;
 	*) say "unknown scenario $1"; return 1 ;;
 	esac
 }
@@ -364,7 +548,7 @@ start=$(date +%s)
 say "bench-peers guest: $(uname -r), $(nproc) cpus, CCS='$CCS', SCENARIOS='$SCENARIOS'"
 
 if [ -e /proc/modules ]; then
-	for m in tcp_bbr sch_netem sch_tbf sch_fq sch_fq_codel veth; do
+	for m in tcp_bbr tcp_dctcp sch_netem sch_tbf sch_fq sch_fq_codel veth; do
 		modprobe "$m" 2>/dev/null
 	done
 	for spec in $CCS; do

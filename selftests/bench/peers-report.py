@@ -48,7 +48,48 @@ SCENARIOS = [
      "share", True, ["goodput_mbit", "cubic_mbit"]),
     ("vscubic2", "1 flow vs 1 cubic flow, 2-BDP buffer: share of the link",
      "share", True, ["goodput_mbit", "cubic_mbit"]),
+    ("deep16:early", "1 flow, 16-BDP buffer, ping beside it: queueing delay right after "
+     "STARTUP (ping RTT - base, p95 and max over 1-5 s)",
+     "qdelay_early_p95_ms", False, ["qdelay_early_max_ms", "ping_early_samples"]),
+    ("tiny1", "1 flow, 10 Mbit/s x 10 ms, 1-BDP buffer (8.6 packets), 1 % random loss: goodput",
+     "goodput_mbit", True, ["retrans_pct"]),
+    ("tiny3", "1 flow, 10 Mbit/s x 10 ms, 1-BDP buffer (8.6 packets), 3 % random loss: goodput",
+     "goodput_mbit", True, ["retrans_pct"]),
+    ("nosack01", "1 flow, 1-BDP buffer, 0.1 % random loss, receiver without SACK "
+     "(tcp_sack=0): goodput",
+     "goodput_mbit", True, ["retrans_pct", "rcv_tcp_sack"]),
+    ("nosack1", "1 flow, 1-BDP buffer, 1 % random loss, receiver without SACK "
+     "(tcp_sack=0): goodput",
+     "goodput_mbit", True, ["retrans_pct", "rcv_tcp_sack"]),
+    ("ecn", "1 flow, 2-BDP fq_codel bottleneck CE-marking above 2 ms of queue, tcp_ecn=1: "
+     "goodput; queueing delay (the flow's smoothed RTT - base, from 5 s on). Google's v3 uses ECN only on routes marked "
+     "ecn_low, which bookworm's iproute2 cannot set: its column runs without ECN response",
+     "goodput_mbit", True, ["qdelay_med_ms", "qdelay_p95_ms", "retrans_pct", "ce_marks"]),
+    ("ecn2", "2 flows of one CC, the ecn bottleneck: goodput; queueing delay (srtt - base) "
+     "from 5 s on; "
+     "Jain over the 2 (v3 without ECN response, as in ecn)",
+     "goodput_mbit", True, ["qdelay_med_ms", "qdelay_p95_ms", "jain", "retrans_pct",
+                            "ce_marks"]),
+    ("vscubic8q", "8 flows vs 8 cubic flows, 0.25-BDP buffer: share of the link",
+     "share", True, ["goodput_mbit", "cubic_mbit"]),
+    ("vscubic8", "8 flows vs 8 cubic flows, 1-BDP buffer: share of the link",
+     "share", True, ["goodput_mbit", "cubic_mbit"]),
+    ("transperf4", "transperf's 4-flow scenario: 2 + 2 flows from two sender addresses, "
+     "1-BDP buffer, 3 x the flow length (60 s). conv_tput_min: worst 1-s aggregate goodput "
+     "in the buckets ending at 4 s or later, % of the link (transperf: >= tput target "
+     "80); tput: mean 1-s aggregate, % of the link (>= 80); jain: over the flows' whole "
+     "goodput; fair_avg / conv_jain_min: mean / worst 1-s Jain after 4 s, x100 (>= 70 / "
+     ">= 50); loss_avoid: worst flow's 100 - retransmit % (>= 99); rtt_med: worst flow's "
+     "100 x min / median smoothed RTT (>= 40, transperf uses per-ACK RTTs); lock_on_bw "
+     "(STARTUP's exit bandwidth) is not measured; pass: how many of these six met "
+     "transperf's target",
+     "conv_tput_min_pct", True, ["tput_pct", "jain", "fair_avg", "conv_jain_min",
+                                 "loss_avoid", "rtt_med", "pass"]),
 ]
+# transperf's targets for its 4-flow scenario (sample_config/4bbr2_50M_40ms_BDP.py)
+TRANSPERF = {"conv_tput_min_pct": 80, "tput_pct": 80, "fair_avg": 70,
+             "conv_jain_min": 50, "loss_avoid": 99, "rtt_med": 40}
+TRANSPERF_CONV_SECS = 4
 PEER = "v3"
 # the module's second name: Google's model exactly, the reference column
 REF = "bbr2_ref"
@@ -103,7 +144,69 @@ def load(results):
         for run in runs:
             if run["iter"] == r["iter"] and run["guest"] == r["guest"]:
                 r["kernel"] = run["meta"].get("kernel", "?")
-    return rows, runs
+    return add_derived(rows), runs
+
+
+def jain_of(xs):
+    sq = sum(x * x for x in xs)
+    return sum(xs) ** 2 / (len(xs) * sq) if sq > 0 else 0.0
+
+
+def transperf_scores(m):
+    """transperf's scores of one transperf4 run from its raw metrics m
+    (metric -> value string): flowK_persec_mbit (comma-separated 1-s
+    goodputs), flowK_retrans_pct, flowK_srtt_min_ms, flowK_srtt_med_ms,
+    link_mbit.  Buckets as transperf's: the k-th (0-based) ends at k + 1 s
+    and counts for convergence when it ends at TRANSPERF_CONV_SECS or later.
+    Returns {} if there is no complete flow."""
+    flows = []
+    k = 1
+    while "flow%d_persec_mbit" % k in m:
+        try:
+            flows.append([float(x) for x in m["flow%d_persec_mbit" % k].split(",")])
+        except ValueError:
+            return {}
+        k += 1
+    link = num(m.get("link_mbit", ""))
+    if not flows or not link:
+        return {}
+    secs = min(len(f) for f in flows)
+    agg = [sum(f[i] for f in flows) for i in range(secs)]
+    conv = [i for i in range(secs) if i + 1 >= TRANSPERF_CONV_SECS]
+    if not conv:
+        return {}
+    jains = [100.0 * jain_of([f[i] for f in flows]) for i in range(secs)]
+    out = {"tput_pct": statistics.mean(100.0 * a / link for a in agg),
+           "conv_tput_min_pct": min(100.0 * agg[i] / link for i in conv),
+           "fair_avg": statistics.mean(jains[i] for i in conv),
+           "conv_jain_min": min(jains[i] for i in conv),
+           "jain": jain_of([sum(f[:secs]) for f in flows])}
+    retr = [num(m.get("flow%d_retrans_pct" % (k + 1), "")) for k in range(len(flows))]
+    if all(r is not None for r in retr):
+        out["loss_avoid"] = min(100.0 - r for r in retr)
+    rtts = []
+    for k in range(len(flows)):
+        lo = num(m.get("flow%d_srtt_min_ms" % (k + 1), ""))
+        med = num(m.get("flow%d_srtt_med_ms" % (k + 1), ""))
+        rtts.append(100.0 * lo / med if lo and med else None)
+    if all(r is not None for r in rtts):
+        out["rtt_med"] = min(rtts)
+    out["pass"] = sum(1 for key, target in TRANSPERF.items()
+                      if key in out and out[key] >= target)
+    return out
+
+
+def add_derived(rows):
+    """transperf4's scores, as rows of their own, after each run's raw rows."""
+    runs = {}
+    for r in rows:
+        if r["scenario"] == "transperf4":
+            runs.setdefault((r["iter"], r["guest"], r["spec"]), []).append(r)
+    for rs in runs.values():
+        m = {r["metric"]: r["value"] for r in rs}
+        for metric, v in sorted(transperf_scores(m).items()):
+            rows.append(dict(rs[0], metric=metric, value="%.3f" % v))
+    return rows
 
 
 def stats(vals):
@@ -393,7 +496,7 @@ def main():
     for sc, title, judged, higher, others in SCENARIOS:
         data = {}
         for r in rows:
-            if r["scenario"] != sc:
+            if r["scenario"] != sc.split(":")[0]:
                 continue
             v = num(r["value"])
             if v is not None:

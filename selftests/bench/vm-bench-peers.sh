@@ -40,7 +40,11 @@
 #               (tcp_bbr2's for bbr2_ref) for that run, e.g.
 #               CCS="bbr2_ref bbr2 bbr2:version=2 bbr cubic"
 #   PEER_CCS    peer-side specs ("bbr")
-#   SCENARIOS   subset of "deep16 late2 loss0 loss1 loss3 flows16 vscubic1 vscubic2"
+#   SCENARIOS   subset of "deep16 late2 loss0 loss1 loss3 flows16 vscubic1
+#               vscubic2 tiny1 tiny3 nosack01 nosack1 ecn ecn2 vscubic8q
+#               vscubic8 transperf4" (default: all of them); the ECN
+#               scenarios compare e.g. CCS="bbr2_ref bbr2
+#               bbr2:ecn_enable=1:ecn_max_rtt_us=0 dctcp bbr cubic"
 #   RESULTS     results directory; BBR2_KO module; VM_CPU_MODEL (-cpu, max)
 #   VM_TIMEOUT  per guest (2400 s)
 #   GUESTS      which guests run ("v3 debian"), for development
@@ -79,8 +83,8 @@ GUESTS=${GUESTS:-"v3 debian"}
 DEBIAN_BOOT=${DEBIAN_BOOT:-initramfs}
 # what the dumbbell and the results disk need of a modular Debian kernel
 # (their dependencies come along; built-in ones are skipped)
-DEBIAN_MODULES="virtio_pci virtio_blk tcp_bbr sch_netem sch_tbf sch_fq
-	sch_fq_codel sch_red veth ipv6"
+DEBIAN_MODULES="virtio_pci virtio_blk tcp_bbr tcp_dctcp sch_netem sch_tbf
+	sch_fq sch_fq_codel sch_red veth ipv6"
 
 say() { echo "bench-peers: $*" >&2; }
 die() { say "$*"; exit 1; }
@@ -210,7 +214,8 @@ build_initramfs()
 	cp "$SELFTESTS/net/lib.sh" "$SELFTESTS/net/nettool.py" "$SELFTESTS/net/tcpsample.py" \
 		"$ROOT/bench/selftests/net/"
 	cp "$SELFTESTS/runner/runner-lib.sh" "$ROOT/bench/selftests/runner/"
-	cp "$BENCH/peers-guest.sh" "$BUILD/ccinfo" "$ROOT/bench/selftests/bench/"
+	cp "$BENCH/peers-guest.sh" "$BENCH/persec.py" "$BUILD/ccinfo" \
+		"$ROOT/bench/selftests/bench/"
 	cat >"$ROOT/init" <<-'EOF'
 	#!/bbin/busybox sh
 	/bbin/busybox --install -s /bbin

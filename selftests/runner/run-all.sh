@@ -141,6 +141,8 @@ stage "quick: model tests under ASan+UBSan" model-san \
 add_counts "$RESULTS/model-san.log"
 stage "quick: tools unit tests (bbr2-lab statistics, report, plots)" tools-unit \
 	/usr/bin/python3 -m unittest discover -s "$REPO/tools/tests"
+stage "quick: peer benchmark report unit tests (peers-report.py)" bench-report \
+	/usr/bin/python3 -m unittest discover -s "$SELFTESTS/bench" -p 'test_*.py'
 stage "quick: tools/pathemu unit tests (ASan+UBSan)" pathemu \
 	make -C "$REPO/tools/pathemu" -B check SANITIZE=1
 add_counts "$RESULTS/pathemu.log"
