@@ -215,11 +215,15 @@ class PerSecond(unittest.TestCase):
         "101.000 40000>5301 cc=bbr2 rtt_us=40000 retrans_total=0 bytes_acked=5001",
     ]
 
-    def test_flows(self):
+    @classmethod
+    def setUpClass(cls):
         spec = importlib.util.spec_from_file_location(
             "persec", os.path.join(HERE, "persec.py"))
-        persec = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(persec)
+        cls.persec = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(cls.persec)
+
+    def test_flows(self):
+        persec = self.persec
         with tempfile.NamedTemporaryFile("w", suffix=".ccinfo") as f:
             f.write("\n".join(self.SAMPLES) + "\n")
             f.flush()
@@ -234,10 +238,7 @@ class PerSecond(unittest.TestCase):
         self.assertEqual((amin, amed), (40.0, 42.0))
 
     def test_qdelay(self):
-        spec = importlib.util.spec_from_file_location(
-            "persec", os.path.join(HERE, "persec.py"))
-        persec = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(persec)
+        persec = self.persec
         with tempfile.NamedTemporaryFile("w", suffix=".ccinfo") as f:
             f.write("\n".join(self.SAMPLES) + "\n")
             f.flush()
