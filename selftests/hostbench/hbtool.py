@@ -160,9 +160,9 @@ MIB_KEYS = ("TcpExtTCPTimeouts", "TcpExtTCPLossProbes", "TcpExtTCPLossProbeRecov
             "TcpExtTCPHystartDelayDetect", "TcpExtTCPHystartDelayCwnd")
 
 
-def mib_deltas(before, after):
-    """The two stacks' TCP counters over the run (host-bench.sh's tun_stats
-    snapshots), {"snd": {...}, "rcv": {...}}, or None without them."""
+def load_snapshots(before, after):
+    """The two JSON snapshots host-bench.sh's tun_stats takes around a run,
+    (before, after), or None when either is missing or unreadable."""
     try:
         with open(before) as fh:
             b = json.load(fh)
@@ -170,6 +170,16 @@ def mib_deltas(before, after):
             a = json.load(fh)
     except (OSError, ValueError, TypeError):
         return None
+    return b, a
+
+
+def mib_deltas(before, after):
+    """The two stacks' TCP counters over the run (host-bench.sh's tun_stats
+    snapshots), {"snd": {...}, "rcv": {...}}, or None without them."""
+    pair = load_snapshots(before, after)
+    if pair is None:
+        return None
+    b, a = pair
     out = {}
     for side in ("snd", "rcv"):
         mb, ma = b.get(side + "_mib"), a.get(side + "_mib")
@@ -313,13 +323,10 @@ def emu_summary(emu, late_fraction, max_late_ms):
 def tun_drops(before, after):
     """Frames dropped at either TUN device between two `ip -s -j link`
     snapshots (host-bench.sh's tun_stats), or None without them."""
-    try:
-        with open(before) as fh:
-            b = json.load(fh)
-        with open(after) as fh:
-            a = json.load(fh)
-    except (OSError, ValueError, TypeError):
+    pair = load_snapshots(before, after)
+    if pair is None:
         return None
+    b, a = pair
     n = 0
     for side in ("snd", "rcv"):
         for way in ("tx", "rx"):
