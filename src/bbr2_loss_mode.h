@@ -346,28 +346,22 @@ static inline u32 bbr2_bg_loss_level(const struct bbr2 *bbr)
 static inline bool bbr2_loss_beyond_level(u64 lost, u32 tx_in_flight,
 					  u32 thresh, u32 level, bool exact)
 {
+	u64 pkt = BIT(BBR_SCALE + 1);	/* one packet in the units below */
 	u64 limit, expected, excess;
 
-	if (!exact) {
-		limit = ((u64)tx_in_flight * thresh * (2 + level)) >>
-			(BBR_SCALE + 1);
-		if (lost <= limit)
-			return false;
-		if (!level)
-			return true;
-		expected = ((u64)tx_in_flight * thresh * level) >>
-			   (BBR_SCALE + 1);
-		excess = lost - limit;
-		return excess >= BIT(26) || excess * excess > 4 * expected;
-	}
-	/* In 1/2^(BBR_SCALE + 1) packets, so that no fraction is lost. */
-	lost <<= BBR_SCALE + 1;
+	/* In 1/2^(BBR_SCALE + 1) packets, so that no fraction is lost... */
+	lost *= pkt;
 	limit = (u64)tx_in_flight * thresh * (2 + level);
+	expected = (u64)tx_in_flight * thresh * level;
+	/* ...unless whole packets, rounded down, are asked for. */
+	if (!exact) {
+		limit &= ~(pkt - 1);
+		expected &= ~(pkt - 1);
+	}
 	if (lost <= limit)
 		return false;
 	if (!level)
 		return true;
-	expected = (u64)tx_in_flight * thresh * level;
 	excess = lost - limit;
 	return excess >= BIT(31) ||
 	       excess * excess > (expected << (BBR_SCALE + 1 + 2));
