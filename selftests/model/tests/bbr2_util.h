@@ -58,6 +58,13 @@ static inline u32 bbr2_get_param(const char *name)
 	return (u32)strtoul(buf, NULL, 0);
 }
 
+/* A one-flow path of the random-loss tests: bottleneck, base RTT, loss. */
+struct lossy_path {
+	u64 rate_bps;
+	u32 rtt_us;
+	u32 loss_ppm;	/* random loss, parts per million */
+};
+
 /*
  * Feeds a crafted rate sample to the socket's CC between two of the
  * simulator's ACKs, as tcp_ack() would (nothing for a CC without

@@ -31,13 +31,7 @@
 #define NSEEDS	3
 #define END_S	20
 
-struct path {
-	u64 rate_bps;
-	u32 rtt_us;
-	u32 loss_ppm;
-};
-
-static const struct path paths[] = {
+static const struct lossy_path paths[] = {
 	{  50000000, 10000, 10000 },
 	{  50000000, 10000, 30000 },
 	{ 100000000,  5000, 10000 },
@@ -64,7 +58,7 @@ static void on_ack(struct linksim *sim, int flow,
 }
 
 /* Goodput in Mbit/s of one flow of @cc; for bbr2, @loss_mode and @hi. */
-static double goodput_mbit(const struct path *p, const char *cc,
+static double goodput_mbit(const struct lossy_path *p, const char *cc,
 			   const char *loss_mode, u64 seed, u32 *hi, u32 *bdp)
 {
 	struct startup st = { 0 };
@@ -102,7 +96,7 @@ int main(void)
 	have_bbr = tcp_ca_find("bbr") != NULL;
 	tap_diag("seeds 1-%d, %d s per run, 1-BDP buffer", NSEEDS, END_S);
 	for (i = 0; i < ARRAY_SIZE(paths); i++) {
-		const struct path *p = &paths[i];
+		const struct lossy_path *p = &paths[i];
 		double sum_v3 = 0, sum_m1 = 0, sum_v1 = 0, v3, m1, v1 = 0;
 		double v1_share = p->loss_ppm > 10000 ? 0.88 : 0.93;
 		u32 hi, bdp = 0, worst_hi = ~0U;

@@ -30,13 +30,7 @@
 #define NSEEDS	3
 #define END_S	20
 
-struct path {
-	u64 rate_bps;
-	u32 rtt_us;
-	u32 loss_ppm;
-};
-
-static const struct path paths[] = {
+static const struct lossy_path paths[] = {
 	{ 10000000, 10000, 10000 },
 	{ 10000000, 10000, 30000 },
 	{  5000000, 10000, 10000 },
@@ -63,7 +57,7 @@ static void on_ack(struct linksim *sim, int flow,
 	pr->in_up = up;
 }
 
-static double goodput_mbit(const struct path *p, const char *loss_mode,
+static double goodput_mbit(const struct lossy_path *p, const char *loss_mode,
 			   u64 seed, u32 *probes)
 {
 	struct probes pr = { 0 };
@@ -94,7 +88,7 @@ int main(void)
 	shim_modules_load();
 	tap_diag("seeds 1-%d, %d s per run", NSEEDS, END_S);
 	for (i = 0; i < ARRAY_SIZE(paths); i++) {
-		const struct path *p = &paths[i];
+		const struct lossy_path *p = &paths[i];
 		double v3[NSEEDS], m1[NSEEDS], sum_v3 = 0, sum_m1 = 0;
 		double worst = 1e9, min_probes;
 		u32 probes_v3 = 0, probes_m1 = 0;
