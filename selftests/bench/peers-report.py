@@ -30,6 +30,9 @@ import re
 import statistics
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from persec import flow_samples  # noqa: E402
+
 # scenario: (title, judged metric, True if higher is better, other metrics)
 SCENARIOS = [
     ("deep16", "1 flow, 16-BDP buffer, ping beside it: queueing delay (ping RTT - base, from 5 s on)",
@@ -279,19 +282,11 @@ def bbr1_phase(pacing_gain, cwnd_gain):
 
 
 def parse_ccinfo(path):
-    socks = {}
-    with open(path) as f:
-        for line in f:
-            p = line.split()
-            if len(p) < 3:
-                continue
-            d = {"t": float(p[0])}
-            for kv in p[2:]:
-                k, _, v = kv.partition("=")
-                d[k] = num(v) if k != "cc" else v
-            socks.setdefault(p[1], []).append(d)
-    return {k: s for k, s in socks.items()
-            if max(x.get("bytes_acked") or 0 for x in s) >= MB}
+    """ccinfo's samples of each flow, numbers as numbers (persec.py's
+    reading of them)."""
+    return {k: [{kk: (vv if kk in ("t", "cc") else num(vv)) for kk, vv in d.items()}
+                for d in v]
+            for k, v in flow_samples(path).items()}
 
 
 def parse_trace(path):

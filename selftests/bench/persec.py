@@ -35,26 +35,40 @@ MSS = 1448
 FLOW_MIN_BYTES = 1 << 20
 
 
-def parse(path):
+def flow_samples(path):
+    """{socket: [{"t": epoch s, key: value string, ...}]} of every socket
+    in SAMPLES that moved FLOW_MIN_BYTES or more (the peer benchmark's
+    report reads the samples through this too)."""
     socks = {}
     with open(path) as f:
         for line in f:
             p = line.split()
             if len(p) < 3:
                 continue
-            d = {}
+            try:
+                d = {"t": float(p[0])}
+            except ValueError:
+                continue
             for kv in p[2:]:
                 k, _, v = kv.partition("=")
                 d[k] = v
-            try:
-                t = float(p[0])
-                acked = int(d["bytes_acked"])
-            except (KeyError, ValueError):
-                continue
-            socks.setdefault(p[1], []).append(
-                (t, acked, int(d.get("retrans_total", 0)), int(d.get("rtt_us", 0))))
-    return {k: sorted(v) for k, v in socks.items()
-            if max(s[1] for s in v) >= FLOW_MIN_BYTES}
+            socks.setdefault(p[1], []).append(d)
+
+    def acked(d):
+        try:
+            return int(d.get("bytes_acked", ""))
+        except ValueError:
+            return None
+    return {k: [d for d in v if acked(d) is not None] for k, v in socks.items()
+            if max((acked(d) or 0) for d in v) >= FLOW_MIN_BYTES}
+
+
+def parse(path):
+    """{socket: [(t, bytes acked, retransmits, smoothed RTT us)]} in time
+    order, of the sockets flow_samples() keeps."""
+    return {k: sorted((d["t"], int(d["bytes_acked"]), int(d.get("retrans_total", 0)),
+                       int(d.get("rtt_us", 0))) for d in v)
+            for k, v in flow_samples(path).items()}
 
 
 def acked_at(samples, t):
