@@ -12,8 +12,9 @@ directory holding iter1/<guest>/raw.tsv and a file "commit" with the commit
 the module was built from; N is the iteration it becomes in OUT.  Shards
 given the same N are joined: their raw.tsv files per guest are
 concatenated (a scenario and CC measured twice in one iteration is
-refused).  Every shard must name the same commit: a results page measures
-one version of the code.
+refused).  Every shard must name the same commit, and not one with
+uncommitted changes ("-dirty"): a results page measures one version of
+the code.
 
 OUT gets iterN/<guest>/raw.tsv and vm-secs, shards.txt (iteration, shard,
 commit), and the report of peers-report.py (raw.csv, summary.json,
@@ -70,7 +71,10 @@ def main():
         iters = sorted(p.name for p in shard.glob("iter*") if p.is_dir())
         if iters != ["iter1"]:
             die(f"{shard}: want exactly one iteration (iter1), found {iters}")
-        shards.append((int(n), shard, commit_file.read_text().strip()))
+        commit = commit_file.read_text().strip()
+        if commit == "unknown" or commit.endswith("-dirty"):
+            die(f"{shard}: measured {commit}, not a commit")
+        shards.append((int(n), shard, commit))
 
     commits = {c for _, _, c in shards}
     if len(commits) != 1:

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """Unit tests of peers-merge.py: shards of one iteration each become one
-result; shards of different commits, a measurement made twice in one
-iteration and a shard of several iterations are refused.
+result; shards of different commits or of a tree with uncommitted
+changes, a measurement made twice in one iteration and a shard of several
+iterations are refused.
 
   python3 -m unittest discover -s selftests/bench -p 'test_*.py'
 """
@@ -105,6 +106,13 @@ class Merge(unittest.TestCase):
         r = merge(self.top / "m", f"1={a}")
         self.assertNotEqual(r.returncode, 0)
         self.assertIn("exactly one iteration", r.stderr)
+
+    def test_a_dirty_tree_is_refused(self):
+        a = shard(self.top, "i1", "c0ffee-dirty", {
+            "debian": [("loss1", "bbr2", "goodput_mbit", "44.0")]})
+        r = merge(self.top / "m", f"1={a}")
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("not a commit", r.stderr)
 
     def test_a_shard_without_commit_is_refused(self):
         a = shard(self.top, "i1", "c0ffee", {

@@ -58,7 +58,9 @@
 #
 # Results: RESULTS/iterN/{v3,debian}/ (raw.tsv, iperf3 JSON, ping logs,
 # *.ccinfo samples, *.trace, console logs), RESULTS/raw.csv,
-# RESULTS/summary.json, RESULTS/report.txt.
+# RESULTS/summary.json, RESULTS/report.txt, RESULTS/commit (the commit
+# the module was built from, "-dirty" after it when src/ or include/ had
+# uncommitted changes; peers-merge.py joins runs of one commit).
 
 set -euo pipefail
 export LC_ALL=C
@@ -91,6 +93,12 @@ die() { say "$*"; exit 1; }
 
 mkdir -p "$RESULTS"
 RESULTS=$(cd "$RESULTS" && pwd)
+if commit=$(git -C "$REPO" rev-parse HEAD 2>/dev/null); then
+	git -C "$REPO" diff --quiet HEAD -- src include || commit=$commit-dirty
+else
+	commit=unknown
+fi
+echo "$commit" >"$RESULTS/commit"
 BUILD=$RESULTS/build
 mkdir -p "$BUILD"
 
