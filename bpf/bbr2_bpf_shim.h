@@ -343,6 +343,22 @@ static inline bool bbr2_bpf_tcp_ecn_mode_any(const struct tcp_sock *tp)
 
 #define tcp_ecn_mode_any		bbr2_bpf_tcp_ecn_mode_any
 #define BBR2_HAVE_TCP_ECN_MODE_ANY	1
+
+/*
+ * rx_opt.sack_ok is a bitfield: read it where this kernel put it.  The
+ * bitfield's offset is relocated within rx_opt, whose own offset is
+ * relocated within tcp_sock; barrier_var() keeps the compiler from folding
+ * the two into one access chain that would count rx_opt's offset twice.
+ */
+static inline bool bbr2_bpf_tcp_is_sack(const struct tcp_sock *tp)
+{
+	const struct tcp_options_received *rx_opt = &tp->rx_opt;
+
+	barrier_var(rx_opt);
+	return BPF_CORE_READ_BITFIELD(rx_opt, sack_ok);
+}
+
+#define tcp_is_sack			bbr2_bpf_tcp_is_sack
 #endif
 
 /* The algorithm's kernel API probes, answered for the kernels BPF needs. */

@@ -122,11 +122,21 @@ static inline bool bbr2_loss_mode(const struct bbr2 *bbr)
  * from a point where it is (re)initialised.  A write of loss_mode reaches
  * every socket within one cycle, never in the middle of one.  A reference
  * socket (bbr->reference, the "bbr2_ref" name) always latches mode 0.
+ *
+ * So does a connection without SACK.  Mode 1 weighs each round's losses
+ * against a background rate learnt from them, which needs the losses
+ * counted as they happen; without SACK the sender learns of one hole per
+ * round trip (NewReno) and of the rest at a retransmission timeout, which
+ * takes the whole flight for lost.  Such counts say nothing of the path's
+ * background loss, and holding the bounds through them costs a flow more
+ * than v3's cuts do.
  */
-static inline void bbr2_latch_loss_mode(struct bbr2 *bbr,
+static inline void bbr2_latch_loss_mode(struct sock *sk,
 					const struct bbr2_tunables *t)
 {
-	bool on = !bbr->reference && bbr2_param(t, LOSS_MODE) != 0;
+	struct bbr2 *bbr = inet_csk_ca(sk);
+	bool on = !bbr->reference && bbr2_param(t, LOSS_MODE) != 0 &&
+		  tcp_is_sack(tcp_sk(sk));
 
 	if (on == bbr->loss_mode)
 		return;
@@ -153,10 +163,12 @@ static inline void bbr2_empty_bg_pool(struct bbr2 *bbr)
  * rounds or so, few cycles hold a pool big enough to raise the level, and
  * an unconditional decay would hold it below the background it measures.
  */
-static inline void bbr2_loss_mode_start_cycle(struct bbr2 *bbr,
+static inline void bbr2_loss_mode_start_cycle(struct sock *sk,
 					      const struct bbr2_tunables *t)
 {
-	bbr2_latch_loss_mode(bbr, t);
+	struct bbr2 *bbr = inet_csk_ca(sk);
+
+	bbr2_latch_loss_mode(sk, t);
 	if (bbr->bg_loss_level && !bbr->bg_loss_seen)
 		bbr->bg_loss_level--;
 	bbr->bg_loss_seen = 0;

@@ -974,7 +974,7 @@ static void bbr2_start_bw_probe_down(struct sock *sk,
 
 	bbr2_reset_congestion_signals(bbr);
 	bbr2_pick_probe_wait(bbr, t);
-	bbr2_loss_mode_start_cycle(bbr, t);
+	bbr2_loss_mode_start_cycle(sk, t);
 	bbr->cycle_stamp_us = bbr2_now_us(tp);
 	bbr->ack_phase = BBR2_ACKS_PROBE_STOPPING;
 	bbr->next_rtt_delivered = tp->delivered;
@@ -1620,7 +1620,7 @@ void bbr2_init(struct sock *sk, const struct bbr2_tunables *t,
 	memset(bbr, 0, sizeof(*bbr));
 	bbr->initialized = 1;
 	bbr->reference = reference;
-	bbr2_latch_loss_mode(bbr, t);
+	bbr2_latch_loss_mode(sk, t);
 	bbr->init_cwnd = min(0x7FU, tcp_snd_cwnd(tp));
 	bbr->prior_cwnd = tp->prior_cwnd;
 	tp->snd_ssthresh = TCP_INFINITE_SSTHRESH;

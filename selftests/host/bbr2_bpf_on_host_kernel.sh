@@ -20,7 +20,8 @@
 #     slots come back initialises its model: show lists it in a mode.  With
 #     loss_mode=1, a bbr2_bpf and a bbr2_bpf_ref connection opened so at
 #     once each keep their own flavour: show says reference:0 loss_mode:1
-#     and reference:1 loss_mode:0.
+#     and reference:1 loss_mode:0; a bbr2_bpf connection to a receiver
+#     that does not offer SACK runs loss_mode 0 (show: loss_mode:0).
 #  3. With ecn_enable=1, a flow that negotiated ECN is ECN-eligible
 #     (show: ecn_eligible:1): classic ECN (tcp_ecn=1), and AccECN
 #     (tcp_ecn=3) where the kernel takes it.
@@ -222,6 +223,21 @@ ktap_result "with loss_mode=1 the $CC socket runs it (show: reference:0 loss_mod
 	grep -q "$RCV:$port_ext .*reference:0 loss_mode:1 " "$TEST_OUT/show-late.txt"
 ktap_result "... and the ${CC}_ref socket beside it runs Google's model (reference:1 loss_mode:0)" \
 	grep -q "$RCV:$port_ref .*reference:1 loss_mode:0 " "$TEST_OUT/show-late.txt"
+
+# loss_mode 1 needs SACK: the same setting, a receiver without it
+"$CLI" --pin "$PIN" set loss_mode=1
+ip netns exec "$NS_C" sh -c 'echo 0 >/proc/sys/net/ipv4/tcp_sack'
+iperf_server_next
+port_nosack=$IPERF_PORT
+iperf_client "$TEST_OUT/nosack.json" "$CC" "$SECS" "$IPERF_PORT" &
+sleep "$((SECS / 2))"
+in_sender "$CLI" --pin "$PIN" show >"$TEST_OUT/show-nosack.txt"
+wait
+ip netns exec "$NS_C" sh -c 'echo 1 >/proc/sys/net/ipv4/tcp_sack'
+"$CLI" --pin "$PIN" set loss_mode=default
+ktap_info "show: $(grep -m1 "$RCV:$port_nosack " "$TEST_OUT/show-nosack.txt" | grep -o 'reference:.*')"
+ktap_result "with loss_mode=1 a $CC connection without SACK runs Google's response (reference:0 loss_mode:0)" \
+	grep -q "$RCV:$port_nosack .*reference:0 loss_mode:0 " "$TEST_OUT/show-nosack.txt"
 
 # ---- 3. ECN: eligible as in the module, classic ECN and AccECN
 # ecn_flow MODE: one flow with tcp_ecn=MODE at both ends; show's line

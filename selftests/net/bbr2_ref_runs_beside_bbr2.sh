@@ -7,7 +7,9 @@
 #  - with loss_mode=1, a bbr2 flow and a bbr2_ref flow at once on one host
 #    each run their own behaviour: the bbr2_state tracepoint, which reports
 #    the loss_mode each socket runs, shows 1 on every event of the bbr2
-#    flow and 0 on every event of the bbr2_ref flow.
+#    flow and 0 on every event of the bbr2_ref flow;
+#  - with loss_mode=1, a bbr2 flow to a receiver that does not offer SACK
+#    runs loss_mode 0 on every event (loss_mode 1 needs SACK's loss counts).
 # The kernel log stays clean.
 
 source "$(dirname "$0")/lib.sh"
@@ -106,6 +108,13 @@ else
 	rc_ext=$?
 	wait "$pid_ref"
 	rc_ref=$?
+	# 3. the same bbr2 to a receiver without SACK, in the same trace
+	sack_orig=$(in_rcv cat /proc/sys/net/ipv4/tcp_sack)
+	in_rcv sh -c 'echo 0 > /proc/sys/net/ipv4/tcp_sack'
+	iperf_server_next && port_nosack=$IPERF_PORT
+	iperf_client "$TEST_OUT/nosack-bbr2.json" bbr2 4 "$port_nosack"
+	rc_nosack=$?
+	in_rcv sh -c "echo ${sack_orig:-1} > /proc/sys/net/ipv4/tcp_sack"
 	echo 0 >"$TRACEFS/tracing_on"
 	echo 0 >"$EVENT/enable"
 	cp "$TRACEFS/trace" "$TEST_OUT/both.trace"
@@ -135,6 +144,10 @@ else
 		test "$ext1" -gt 0 -a "$ext0" = 0
 	ktap_result "the $REF_CC flow runs loss_mode 0 (Google's model) on every state change" \
 		test "$ref0" -gt 0 -a "$ref1" = 0
+	read -r ns0 ns1 <<<"$(lm_seen "$port_nosack")"
+	ktap_info "bbr2_state events of the bbr2 flow without SACK, loss_mode 0/1: $ns0/$ns1"
+	ktap_result "a bbr2 flow without SACK runs loss_mode 0 on every state change" \
+		test "$rc_nosack" = 0 -a "$ns0" -gt 0 -a "$ns1" = 0
 fi
 
 dmesg_check

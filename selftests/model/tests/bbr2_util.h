@@ -58,6 +58,18 @@ static inline u32 bbr2_get_param(const char *name)
 	return (u32)strtoul(buf, NULL, 0);
 }
 
+/* FNV-1a over n bytes into *h (start at 0xcbf29ce484222325): a digest of a
+ * socket's state after every ACK, compared between runs. */
+static inline void bbr2_fnv(u64 *h, const void *p, size_t n)
+{
+	const u8 *b = p;
+
+	while (n--) {
+		*h ^= *b++;
+		*h *= 0x100000001b3ULL;
+	}
+}
+
 /* A one-flow path of the random-loss tests: bottleneck, base RTT, loss. */
 struct lossy_path {
 	u64 rate_bps;

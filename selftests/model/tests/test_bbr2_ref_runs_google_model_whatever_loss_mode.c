@@ -40,16 +40,6 @@ struct run {
 	bool ran;
 };
 
-static void fnv(u64 *h, const void *p, size_t n)
-{
-	const u8 *b = p;
-
-	while (n--) {
-		*h ^= *b++;
-		*h *= 0x100000001b3ULL;
-	}
-}
-
 /*
  * Everything the socket decides, but the bit of the word holding
  * probe_wait_us that says which name the socket selected: the words before
@@ -66,9 +56,9 @@ static void digest_sock(struct flow_digest *d, struct sock *sk)
 		tp->snd_ssthresh, (u32)sk->sk_pacing_rate,
 	};
 
-	fnv(&d->hash, bbr, word);
-	fnv(&d->hash, (const u8 *)bbr + next, sizeof(*bbr) - next);
-	fnv(&d->hash, v, sizeof(v));
+	bbr2_fnv(&d->hash, bbr, word);
+	bbr2_fnv(&d->hash, (const u8 *)bbr + next, sizeof(*bbr) - next);
+	bbr2_fnv(&d->hash, v, sizeof(v));
 	d->acks++;
 	d->acks_init += bbr->initialized;
 	d->acks_loss_mode += bbr->loss_mode;
