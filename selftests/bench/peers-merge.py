@@ -12,7 +12,8 @@ directory holding iter1/<guest>/raw.tsv and a file "commit" with the commit
 the module was built from; N is the iteration it becomes in OUT.  Shards
 given the same N are joined: their raw.tsv files per guest are
 concatenated (a scenario and CC measured twice in one iteration is
-refused).  Every shard must name the same commit, and not one with
+refused), and a guest that did not finish in one of them (no raw.tsv: an
+emulator fault) is taken from another that ran it again.  Every shard must name the same commit, and not one with
 uncommitted changes ("-dirty"): a results page measures one version of
 the code.
 
@@ -81,6 +82,15 @@ def main():
         die("shards measured different commits: " +
             ", ".join(f"{s.name}={c[:12]}" for _, s, c in shards))
 
+    # a guest that did not finish in one shard (an emulator fault) counts
+    # only if another shard of the same iteration ran it to the end
+    finished = {(n, g.name) for n, shard, _ in shards
+                for g in (shard / "iter1").iterdir() if (g / "raw.tsv").is_file()}
+    for n, shard, _ in shards:
+        for g in (shard / "iter1").iterdir():
+            if (n, g.name) not in finished:
+                die(f"{g}: no raw.tsv (the guest did not finish), and no other "
+                    f"shard of iteration {n} ran {g.name}")
     if out.exists() and any(out.iterdir()):
         die(f"{out}: exists and is not empty")
     out.mkdir(parents=True, exist_ok=True)
@@ -89,7 +99,9 @@ def main():
         for gdir in sorted((shard / "iter1").iterdir()):
             raw = gdir / "raw.tsv"
             if not raw.is_file():
-                die(f"{gdir}: no raw.tsv (the guest did not finish)")
+                print(f"peers-merge: {gdir} did not finish; iteration {n} takes "
+                      f"{gdir.name} from another shard", file=sys.stderr)
+                continue
             dest = out / f"iter{n}" / gdir.name
             dest.mkdir(parents=True, exist_ok=True)
             lines = raw.read_text().splitlines()

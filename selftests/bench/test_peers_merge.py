@@ -80,6 +80,23 @@ class Merge(unittest.TestCase):
         self.assertEqual((out / "iter1" / "debian" / "vm-secs").read_text().strip(), "240")
         self.assertEqual(len((out / "shards.txt").read_text().splitlines()), 3)
 
+    def test_an_unfinished_guest_comes_from_its_rerun(self):
+        a = shard(self.top, "i1", "c0ffee", {
+            "debian": [("loss1", "bbr2", "goodput_mbit", "44.0")],
+            "v3": []})
+        (a / "iter1" / "v3" / "raw.tsv").unlink()      # the guest crashed
+        r = merge(self.top / "alone", f"1={a}")
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("did not finish", r.stderr)
+        b = shard(self.top, "v3-i1", "c0ffee", {
+            "v3": [("loss1", "bbr", "goodput_mbit", "40.0")]})
+        out = self.top / "merged"
+        r = merge(out, f"1={a}", f"1={b}")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(out / "raw.csv") as f:
+            guests = {(x["guest"], x["spec"]) for x in csv.DictReader(f)}
+        self.assertEqual(guests, {("debian", "bbr2"), ("v3", "bbr")})
+
     def test_different_commits_are_refused(self):
         a = shard(self.top, "i1", "c0ffee", {
             "debian": [("loss1", "bbr2", "goodput_mbit", "44.0")]})
