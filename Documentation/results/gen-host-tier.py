@@ -653,11 +653,12 @@ def header_points(sc):
               not r.get("jitter_us")]
         if not rs or not sr:
             continue
-        vals, todo = [], []
+        vals, todo, simv = [], [], []
         for m in HEADER_METRICS:
             h = stats([r.get(m) for r in rs]) or (0, 0, 0, 0)
             v = stats([r.get(m) for r in sr])
             vals.append(h)
+            simv.append(v)
             if v is None or within(h, v[0], m, rs[0]["ceiling_mbps"]):
                 todo.append(None)
                 continue
@@ -665,18 +666,23 @@ def header_points(sc):
             todo.append("%s: %s" % ex if ex else
                         "open: host %s, simulator %s (results page, host-tier.rst)" %
                         (cell(h, m), cell(v, m)))
-        out.append((model, rs, vals, todo, sr[0].get("ack_every", 1)))
+        out.append((model, rs, vals, todo, sr[0].get("ack_every", 1), simv, cc))
     return out
 
 
-def render_header():
+def header_choice():
+    """(scenario, header_points) of the drift test's large-BDP point."""
     best = None
     for sc in HEADER_SCENARIOS:
         pts = header_points(sc)
         n = sum(t is None for p in pts for t in p[3])
         if pts and (best is None or n > best[0]):
             best = (n, sc, pts)
-    _, sc, pts = best
+    return best[1], best[2]
+
+
+def render_header():
+    sc, pts = header_choice()
     meta = json.loads((RAW / "meta.json").read_text())
     out = ["/* SPDX-License-Identifier: GPL-2.0 */",
            "/*",
@@ -695,7 +701,7 @@ def render_header():
            " */",
            "",
            "static const struct host_point host_results[] = {"]
-    for model, rs, vals, todo, acks in pts:
+    for model, rs, vals, todo, acks, _, _ in pts:
         r0 = rs[0]
         out.append('\t{ "%s", %dULL, %d, %dULL, %d, %d, %d, %d,' %
                    (model, r0["rate_bps"], r0["rtt_ms"], r0["buf_bytes"],

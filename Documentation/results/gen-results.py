@@ -553,6 +553,39 @@ def host_scale():
                                          for c in ("bbr2_bpf", "bbr", "cubic"))))
 
 
+def sim_validation_host():
+    """The simulator beside the host tier's kernel at its largest scale:
+    the drift test's large-BDP point (gen-host-tier.py picks it and writes
+    it to host_results.h), per CC and metric."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("gen_host_tier", RES / "gen-host-tier.py")
+    ght = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(ght)
+    sc, pts = ght.header_choice()
+    meta = json.loads((RES / "host-tier" / "meta.json").read_text())
+    r0 = pts[0][1][0]
+    names = {"goodput_mbps": "goodput Mbit/s", "retrans_pct": "retransmits %",
+             "qdelay_ms": "queueing delay ms"}
+    rows, inside = [], 0
+    for model, rs, vals, todo, _, simv, cc in pts:
+        for m, h, v, t in zip(ght.HEADER_METRICS, vals, simv, todo):
+            inside += t is None
+            rows.append([cc, names[m], ght.cell(h, m), ght.cell(v, m) if v else "-",
+                         "in" if t is None else "OUT (" + t.split(":")[0] + ")"])
+    text = ("The kernel at %g Gbit/s x %g ms: the host tier (``host-tier.rst``) ran "
+            "``bbr2_bpf`` and the kernel's bbr and cubic on %s (commit %s, %d "
+            "iterations) over an emulated path, scenario %s (one flow, a %g-MB buffer, "
+            "%g %% random loss), and the simulator ran the same path (frame mode, "
+            "the host's receiver ACK ratio, seeds 1-%d).  %d of the %d values are "
+            "inside the host's spread; ``test_bbr2_sim_matches_vm_results`` asserts "
+            "them, and the host tier's page compares every scenario."
+            % (r0["rate_bps"] / 1e9, r0["rtt_ms"], meta["kernel"], meta["commit"],
+               meta["iterations"], sc, r0["buf_bytes"] / 1e6, r0["loss_pct"],
+               meta["iterations"], inside, len(rows)))
+    return text + "\n\n" + rst_table(
+        ["CC", "metric", "kernel: mean [min-max]", "simulator", "verdict"], rows)
+
+
 REGIONS = {
     "meta-peers-6.12": lambda: provenance("peers-6.12"),
     "meta-peers-6.1": lambda: provenance("peers-6.1"),
@@ -572,6 +605,7 @@ REGIONS = {
     "cost": cost_table,
     "glance": glance,
     "host-scale": host_scale,
+    "sim-validation-host": sim_validation_host,
     "kernels": kernels,
     "behaviour-md": lambda: behaviour(True),
     "behaviour-rst": lambda: behaviour(False),
