@@ -574,13 +574,13 @@ def sim_validation_host():
                          "in" if t is None else "OUT (" + t.split(":")[0] + ")"])
     text = ("The kernel at %g Gbit/s x %g ms: the host tier (``host-tier.rst``) ran "
             "``bbr2_bpf`` and the kernel's bbr and cubic on %s (commit %s, %d "
-            "iterations) over an emulated path, scenario %s (one flow, a %g-MB buffer, "
+            "iterations, %s, %s) over an emulated path, scenario %s (one flow, a %g-MB buffer, "
             "%g %% random loss), and the simulator ran the same path (frame mode, "
             "the host's receiver ACK ratio, seeds 1-%d).  %d of the %d values are "
             "inside the host's spread; ``test_bbr2_sim_matches_vm_results`` asserts "
             "them, and the host tier's page compares every scenario."
             % (r0["rate_bps"] / 1e9, r0["rtt_ms"], meta["kernel"], meta["commit"],
-               meta["iterations"], sc, r0["buf_bytes"] / 1e6, r0["loss_pct"],
+               meta["iterations"], meta["date"], meta["host"], sc, r0["buf_bytes"] / 1e6, r0["loss_pct"],
                meta["iterations"], inside, len(rows)))
     return text + "\n\n" + rst_table(
         ["CC", "metric", "kernel: mean [min-max]", "simulator", "verdict"], rows)
