@@ -58,8 +58,10 @@ static inline u32 bbr2_get_param(const char *name)
 	return (u32)strtoul(buf, NULL, 0);
 }
 
-/* FNV-1a over n bytes into *h (start at 0xcbf29ce484222325): a digest of a
+/* FNV-1a over n bytes into *h (start at BBR2_FNV_INIT): a digest of a
  * socket's state after every ACK, compared between runs. */
+#define BBR2_FNV_INIT	0xcbf29ce484222325ULL
+
 static inline void bbr2_fnv(u64 *h, const void *p, size_t n)
 {
 	const u8 *b = p;
@@ -68,6 +70,21 @@ static inline void bbr2_fnv(u64 *h, const void *p, size_t n)
 		*h ^= *b++;
 		*h *= 0x100000001b3ULL;
 	}
+}
+
+/*
+ * The path of the digest comparisons (runs that must decide exactly alike
+ * or must not): 50 Mbit/s x 30 ms, 1 % random loss, a 1-BDP buffer, fq.
+ */
+static inline void bbr2_cfg_digest_path(struct linksim_cfg *cfg, u64 seed)
+{
+	linksim_cfg_default(cfg);
+	cfg->rate_bps = 50000000;
+	cfg->rtt_us = 30000;
+	cfg->loss_ppm = 10000;
+	cfg->fq = true;
+	cfg->queue_pkts = linksim_bdp_pkts(cfg);
+	cfg->seed = seed;
 }
 
 /* A one-flow path of the random-loss tests: bottleneck, base RTT, loss. */

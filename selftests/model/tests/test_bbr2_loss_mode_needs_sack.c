@@ -56,17 +56,11 @@ static void run(struct run *r, const char *loss_mode, bool sack)
 	struct linksim *sim;
 
 	memset(r, 0, sizeof(*r));
-	r->hash = 0xcbf29ce484222325ULL;
+	r->hash = BBR2_FNV_INIT;
 	if (bbr2_set_param("loss_mode", loss_mode))
 		return;
 	shim_prandom_seed(PRANDOM_SEED);
-	linksim_cfg_default(&cfg);
-	cfg.rate_bps = 50000000;
-	cfg.rtt_us = 30000;
-	cfg.loss_ppm = 10000;
-	cfg.fq = true;
-	cfg.queue_pkts = linksim_bdp_pkts(&cfg);
-	cfg.seed = SIM_SEED;
+	bbr2_cfg_digest_path(&cfg, SIM_SEED);
 	cfg.nflows = 1;
 	cfg.flow[0].cc = "bbr2";
 	cfg.on_ack = on_ack;

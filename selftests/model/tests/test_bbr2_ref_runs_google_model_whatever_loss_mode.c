@@ -82,17 +82,11 @@ static void run(struct run *r, const char *loss_mode, const char *cc0,
 
 	memset(r, 0, sizeof(*r));
 	for (i = 0; i < 2; i++)
-		r->flow[i].hash = 0xcbf29ce484222325ULL;
+		r->flow[i].hash = BBR2_FNV_INIT;
 	if (bbr2_set_param("loss_mode", loss_mode))
 		return;
 	shim_prandom_seed(PRANDOM_SEED);
-	linksim_cfg_default(&cfg);
-	cfg.rate_bps = 50000000;
-	cfg.rtt_us = 30000;
-	cfg.loss_ppm = 10000;
-	cfg.fq = true;
-	cfg.queue_pkts = linksim_bdp_pkts(&cfg);
-	cfg.seed = SIM_SEED;
+	bbr2_cfg_digest_path(&cfg, SIM_SEED);
 	cfg.nflows = 2;
 	cfg.flow[0].cc = cc0;
 	cfg.flow[1].cc = cc1;
