@@ -66,7 +66,7 @@ struct bbr2 {
 		reference:1,		/* bbr2_ref: Google's model only */
 		deep_buffer:1,		/* loss_mode 1: a queue was seen */
 		bg_loss_seen:1,		/* loss_mode 1: level confirmed */
-		unused:1;
+		deep_queue_seen:1;	/* loss_mode 1: in the last loss round */
 	u32	prior_cwnd;		/* cwnd before recovery or PROBE_RTT */
 	u32	full_bw;		/* bw when it last grew by full_bw_thresh */
 	u32	bw_hi[2];		/* max bw of previous and current cycle */

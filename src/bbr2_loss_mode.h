@@ -27,11 +27,11 @@
  * probes on the Reno-coexistence timer only where a queue is, and
  * elsewhere lets that timer undo the loss cuts; it cruises a few packets
  * further below inflight_hi than v3; and it trims inflight_hi a packet on
- * a cruising round with congestion loss.  A flow that has seen a queue
- * build and persist for a round (bbr2_note_deep_buffer()) knows its
- * buffer shows congestion, drops the first and the last, and keeps the
- * headroom only in proportion to inflight_hi: there they would only hold
- * a flow whose whole BDP is a few packets below its pipe, since every
+ * a cruising round with congestion loss.  A flow that has seen a deep
+ * queue (bbr2_note_deep_buffer()) knows its buffer shows congestion,
+ * drops the first and the last, and keeps the headroom only in
+ * proportion to inflight_hi: there they would only hold a flow whose
+ * whole BDP is a few packets below its pipe, since every
  * probe that random loss ends early leaves inflight_hi near the BDP.
  * There, too, it judges a loss rate against the background in fractions
  * of a packet (bbr2_loss_beyond_level()).
@@ -57,7 +57,7 @@
  * program, and the module gains no call per ACK.
  *
  * State: bbr->loss_mode, bg_loss_level, bg_loss_seen, low_rtt_in_round,
- * deep_buffer, and the cruise pool, which shares a word with
+ * deep_buffer, deep_queue_seen, and the cruise pool, which shares a word with
  * bw_probe_up_acks (PROBE_UP's counter, unused while cruising), so that
  * struct bbr fits the private area.
  */
@@ -73,6 +73,14 @@
  * not congestion.
  */
 #define BBR2_QUEUE_RTT_SHIFT	4
+/*
+ * A buffer is deep (bbr2_note_deep_buffer()) once it has held a queue of
+ * min_rtt/2^BBR2_DEEP_QUEUE_RTT_SHIFT, four times what makes a standing
+ * queue: a busy receiving host (a virtual machine, a CPU-bound receiver)
+ * sends its ACKs a few milliseconds late for as long as its load lasts,
+ * and that lag alone can reach min_rtt/16 however shallow the buffer is.
+ */
+#define BBR2_DEEP_QUEUE_RTT_SHIFT	2
 /*
  * In STARTUP the question is only whether the buffer overflowed, and a
  * shallow buffer shared by many flows is full at a queue of a millisecond
@@ -144,6 +152,7 @@ static inline void bbr2_latch_loss_mode(struct sock *sk,
 	bbr->bg_loss_level = 0;
 	bbr->low_rtt_in_round = 0;
 	bbr->deep_buffer = 0;
+	bbr->deep_queue_seen = 0;
 	bbr->bg_loss_seen = 0;
 }
 
@@ -184,8 +193,8 @@ static inline void bbr2_loss_mode_start_cruise(struct bbr2 *bbr)
 }
 
 /*
- * Does smoothed RTT show a queue?  More than min_rtt/2^BBR2_QUEUE_RTT_SHIFT
- * above min_rtt, not counting two of our packet intervals:
+ * Does smoothed RTT show a queue?  More than min_rtt/2^@shift above
+ * min_rtt, not counting two of our packet intervals:
  *
  * a receiver that delays its ACK until a second segment arrives holds the
  * first segment's RTT sample for up to one of our packet intervals; at a
@@ -194,11 +203,11 @@ static inline void bbr2_loss_mode_start_cruise(struct bbr2 *bbr)
  * the handshake's RTT, from which min_rtt may come, lacking a full-sized
  * packet's serialisation).  At DTN rates an interval is microseconds.
  */
-static inline bool bbr2_srtt_shows_queue(const struct sock *sk)
+static inline bool bbr2_srtt_shows_queue(const struct sock *sk, u32 shift)
 {
 	const struct bbr2 *bbr = inet_csk_ca(sk);
 	u64 min_rtt = bbr->min_rtt_us;
-	u64 not_queue = min_rtt >> BBR2_QUEUE_RTT_SHIFT;
+	u64 not_queue = min_rtt >> shift;
 	u32 bw = bbr2_bw(bbr);
 
 	if (bw)
@@ -241,28 +250,39 @@ static inline bool bbr2_standing_queue(const struct bbr2 *bbr)
 
 /*
  * At the end of a loss round: in loss_mode 1, note that the bottleneck
- * buffer holds a queue this flow can see, once a round kept a standing
- * queue, smoothed RTT shows it too, and the round's flight was above the
- * BDP (so the queue is packets in the buffer, ours or a competitor's, not
- * a receiver delaying its ACKs to a flow with a packet or two in flight).
- * A buffer's depth is the path's, so the note stays: from then on a
- * congestion loss comes with a queue the loss mode sees, and the
- * shallow-buffer defences are off (bbr2_trim_cruising_cap(),
- * bbr2_queue_lets_reno_in()) or scaled to the flow
- * (bbr2_cruise_extra_headroom()).  In a buffer too shallow to show a
- * queue the note never comes.
+ * buffer holds a queue this flow can see, once a loss round kept a
+ * standing queue, with smoothed RTT showing a deep one
+ * (BBR2_DEEP_QUEUE_RTT_SHIFT) and the round's flight above the BDP (so
+ * the queue is packets in the buffer, ours or a competitor's, not a
+ * receiver delaying its ACKs to a flow with a packet or two in flight).
+ * In STARTUP one such round is enough: the round that overfills a deep
+ * buffer is the last before STARTUP ends.  After STARTUP it takes two in
+ * a row, as a probe's queue in a deep buffer lasts and a busy receiving
+ * host's lag, which comes and goes, mostly does not.  A buffer's
+ * depth is the path's, so the note stays: from then on a congestion loss
+ * comes with a queue the loss mode sees, and the shallow-buffer defences
+ * are off (bbr2_trim_cruising_cap(), bbr2_queue_lets_reno_in()) or scaled
+ * to the flow (bbr2_cruise_extra_headroom()).  In a buffer too shallow to
+ * show a deep queue the note never comes.
  */
 static inline void bbr2_note_deep_buffer(struct sock *sk, u32 tx_in_flight)
 {
 	struct bbr2 *bbr = inet_csk_ca(sk);
+	bool deep_queue;
 	u64 bdp;
 
-	if (!bbr2_loss_mode(bbr) || bbr->deep_buffer ||
-	    !bbr2_standing_queue(bbr) || bbr->min_rtt_us == ~0U)
+	if (!bbr2_loss_mode(bbr) || bbr->deep_buffer)
 		return;
-	bdp = ((u64)bbr2_max_bw(bbr) * bbr->min_rtt_us) >> BW_SCALE;
-	if (tx_in_flight > bdp && bbr2_srtt_shows_queue(sk))
+	deep_queue = bbr2_standing_queue(bbr) && bbr->min_rtt_us != ~0U;
+	if (deep_queue) {
+		bdp = ((u64)bbr2_max_bw(bbr) * bbr->min_rtt_us) >> BW_SCALE;
+		deep_queue = tx_in_flight > bdp &&
+			     bbr2_srtt_shows_queue(sk,
+						   BBR2_DEEP_QUEUE_RTT_SHIFT);
+	}
+	if (deep_queue && (bbr->deep_queue_seen || !bbr->full_bw_reached))
 		bbr->deep_buffer = 1;
+	bbr->deep_queue_seen = deep_queue;
 }
 
 /*
@@ -502,7 +522,7 @@ static inline bool bbr2_queue_lets_reno_in(const struct sock *sk)
 
 	if (!bbr2_loss_mode(bbr) || bbr->deep_buffer)
 		return true;
-	return bbr2_srtt_shows_queue(sk);
+	return bbr2_srtt_shows_queue(sk, BBR2_QUEUE_RTT_SHIFT);
 }
 
 /*

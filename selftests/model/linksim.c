@@ -216,6 +216,7 @@ struct lflow {
 	bool send_pending;
 	u64 send_at_ns;
 	u64 fq_release_ns;	/* pace_late_us: fq's late watchdog fires */
+	u64 r_last_ack_ns;	/* ack_late_us: when the last ACK arrives */
 	bool rto_armed;
 	/* frame mode: one RTO event in the heap at a time (a re-arm to a later
 	 * time moves rto_deadline; the early event re-queues itself)
@@ -270,6 +271,9 @@ struct linksim {
 
 	u64 rng;
 	u64 rng_timer;		/* late-timer draws, apart from the loss */
+	u64 rng_ack;		/* ack_late_us draws */
+	u64 ack_lag_epoch;	/* ack_late_us: the hold the lag was drawn in */
+	u64 ack_lag_ns;
 };
 
 static struct linksim *cur_sim;	/* for tcp_rate_check_app_limited() etc. */
@@ -740,12 +744,32 @@ static void link_done(struct linksim *sim)
 /* ------------------------------------------------------------------ */
 /* receiver */
 
+/* ack_late_us: how late the busy receiving host sends an ACK now */
+static u64 ack_lag_ns(struct linksim *sim)
+{
+	u64 epoch;
+
+	if (!sim->cfg.ack_late_us)
+		return 0;
+	epoch = sim->now_ns / ((u64)sim->cfg.ack_late_hold_us * NSEC_PER_USEC);
+	if (epoch != sim->ack_lag_epoch) {
+		sim->ack_lag_epoch = epoch;
+		sim->ack_lag_ns = splitmix64(&sim->rng_ack) %
+				  ((u64)sim->cfg.ack_late_us * NSEC_PER_USEC + 1);
+	}
+	return sim->ack_lag_ns;
+}
+
 static void rcv_send_ack_range(struct linksim *sim, struct lflow *f, u64 sack,
 			       u64 sack_end, bool ece)
 {
 	struct ev e = { .type = EV_ACK, .flow = f->id };
 
-	e.t = sim->now_ns + f->rev_ns;
+	e.t = sim->now_ns + f->rev_ns + ack_lag_ns(sim);
+	if (sim->cfg.ack_late_us) {
+		e.t = max(e.t, f->r_last_ack_ns);
+		f->r_last_ack_ns = e.t;
+	}
 	e.u.ack.cum = f->r_next;
 	e.u.ack.sack = sack;
 	e.u.ack.sack_end = sack_end;
@@ -2509,9 +2533,13 @@ struct linksim *linksim_new(const struct linksim_cfg *cfg, const char *ccname)
 	}
 	if (sim->cfg.link_late_us && !sim->cfg.link_burst_us)
 		sim->cfg.link_burst_us = 4000;
+	if (sim->cfg.ack_late_us && !sim->cfg.ack_late_hold_us)
+		sim->cfg.ack_late_hold_us = 10000;
 	sim->tbf_tokens_ns = (s64)sim->cfg.link_burst_us * NSEC_PER_USEC;
 	sim->rng = cfg->seed * 0x2545f4914f6cdd1dULL + 7;
 	sim->rng_timer = cfg->seed * 0x9e3779b97f4a7c15ULL + 11;
+	sim->rng_ack = cfg->seed * 0xd1b54a32d192ed03ULL + 13;
+	sim->ack_lag_epoch = ~0ULL;
 	shim_prandom_seed(cfg->seed);
 	sim->boot_ns = BOOT_US * NSEC_PER_USEC;
 	shim_clock_set_jiffies_base((unsigned long)(u32)(0U -

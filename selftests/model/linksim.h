@@ -78,6 +78,14 @@ struct linksim_cfg {
 	 * average; bursty delivery and a fuller queue, as in the VM. */
 	u32 link_late_us;
 	u32 link_burst_us;	/* tbf bucket depth (4000, lib.sh's DB_BURST_US) */
+	/* 0: the receiving host sends each ACK at once (the default).  N > 0:
+	 * a busy host instead, whose ACKs all leave late by one lag that is
+	 * drawn afresh (uniform, 0..N us) every ack_late_hold_us (10000): the
+	 * load of an emulated CPU, which comes and goes over milliseconds
+	 * and delays every flow alike.  A flow's ACKs keep their order: when
+	 * the lag shrinks, those it held leave together. */
+	u32 ack_late_us;
+	u32 ack_late_hold_us;
 	/* 0: the link carries packets (the default). N > 0: frame mode, the
 	 * unit for DTN rates: the link, the receiver and the ACK clock work
 	 * on frames of up to N MSS (a TSO burst of tcp_tso_autosize() size,
