@@ -64,7 +64,7 @@ struct bbr2 {
 	u32	probe_wait_us:27,	/* wall-clock wait before next probe */
 		loss_mode:1,		/* latched, bbr2_latch_loss_mode() */
 		reference:1,		/* bbr2_ref: Google's model only */
-		deep_buffer:1,		/* loss_mode 1: a queue was seen */
+		deep_buffer:1,		/* loss_mode 1: a deep queue was seen */
 		bg_loss_seen:1,		/* loss_mode 1: level confirmed */
 		deep_queue_seen:1;	/* loss_mode 1: in the last loss round */
 	u32	prior_cwnd;		/* cwnd before recovery or PROBE_RTT */

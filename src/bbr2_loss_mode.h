@@ -265,21 +265,27 @@ static inline bool bbr2_standing_queue(const struct bbr2 *bbr)
  * to the flow (bbr2_cruise_extra_headroom()).  In a buffer too shallow to
  * show a deep queue the note never comes.
  */
+static inline bool bbr2_round_shows_deep_queue(const struct sock *sk,
+					       u32 tx_in_flight)
+{
+	const struct bbr2 *bbr = inet_csk_ca(sk);
+	u64 bdp;
+
+	if (!bbr2_standing_queue(bbr) || bbr->min_rtt_us == ~0U)
+		return false;
+	bdp = ((u64)bbr2_max_bw(bbr) * bbr->min_rtt_us) >> BW_SCALE;
+	return tx_in_flight > bdp &&
+	       bbr2_srtt_shows_queue(sk, BBR2_DEEP_QUEUE_RTT_SHIFT);
+}
+
 static inline void bbr2_note_deep_buffer(struct sock *sk, u32 tx_in_flight)
 {
 	struct bbr2 *bbr = inet_csk_ca(sk);
 	bool deep_queue;
-	u64 bdp;
 
 	if (!bbr2_loss_mode(bbr) || bbr->deep_buffer)
 		return;
-	deep_queue = bbr2_standing_queue(bbr) && bbr->min_rtt_us != ~0U;
-	if (deep_queue) {
-		bdp = ((u64)bbr2_max_bw(bbr) * bbr->min_rtt_us) >> BW_SCALE;
-		deep_queue = tx_in_flight > bdp &&
-			     bbr2_srtt_shows_queue(sk,
-						   BBR2_DEEP_QUEUE_RTT_SHIFT);
-	}
+	deep_queue = bbr2_round_shows_deep_queue(sk, tx_in_flight);
 	if (deep_queue && (bbr->deep_queue_seen || !bbr->full_bw_reached))
 		bbr->deep_buffer = 1;
 	bbr->deep_queue_seen = deep_queue;
