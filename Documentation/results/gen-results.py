@@ -495,13 +495,14 @@ def behaviour(md):
 
 def kernels():
     """README's kernel table: the build matrix's own table (one kernel of
-    each series, W=1, no warnings), and the kernels the behavioural suite
-    boots (selftests/vm/kernels.conf)."""
+    each series, W=1, no warnings), and what of the behavioural suite each
+    kernel of selftests/vm/kernels.conf boots for."""
     text = (TOP / META["build-matrix"]["data"]).read_text()
     lines = text.splitlines()
     i = next(n for n, l in enumerate(lines) if l.startswith("series kernel"))
-    booted = re.search(r'^KERNEL_ABIS="([^"]*)"', (TOP / "selftests/vm/kernels.conf")
-                       .read_text(), re.M).group(1).split()
+    conf = (TOP / "selftests/vm/kernels.conf").read_text()
+    booted = re.search(r'^KERNEL_ABIS="([^"]*)"', conf, re.M).group(1).split()
+    full_suite = re.search(r'^FULL_SUITE_ABI="([^"]*)"', conf, re.M).group(1)
     rows = []
     for line in lines[i + 1:]:
         f = line.split(None, 4)
@@ -512,8 +513,10 @@ def kernels():
                  "6.12": "Debian 12 (bookworm-backports)",
                  "7": "Debian unstable (sid)"}.get(series, "")
         tested = ("built, W=1, no warnings" if result == "ok" else result)
-        if kernel in booted:
+        if kernel == full_suite:
             tested += "; behavioural suite in QEMU"
+        elif kernel in booted:
+            tested += "; functional tests, loss and ECN scenarios in QEMU"
         if kernel.startswith("6.12"):
             tested += "; bbr2_bpf"
         rows.append([series if series != "7" else "7.x", f"`{kernel}`", suite, tested])

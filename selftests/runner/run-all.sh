@@ -18,8 +18,10 @@
 #   host        bbr2_bpf on this machine's kernel over tools/pathemu, short
 #               profile (selftests/hostbench; skipped where the kernel cannot)
 #   3. vm       the behavioural suite inside a QEMU VM (selftests/runner/run-suite.sh)
-#               on each kernel of VM_KERNELS (default: all of vm/kernels.conf),
-#               with a table test x kernel; then,
+#               on each kernel of VM_KERNELS (default: all of vm/kernels.conf):
+#               all of it on FULL_SUITE_ABI, the functional tests and the
+#               loss and ECN scenarios (SUITE=series) on the others unless
+#               VM_SUITE=all, with a table test x kernel; then,
 #               on the default kernel, the admin guide's commands and the
 #               short stress/fault profile and the tools/ tests
 #
@@ -33,7 +35,8 @@ SELFTESTS=$(cd "$(dirname "$0")/.." && pwd)
 REPO=$(cd "$SELFTESTS/.." && pwd)
 # shellcheck source=vm/kernels.conf
 source "$SELFTESTS/vm/kernels.conf"
-# The behavioural suite's kernels (about 20 minutes each): every kernel of
+# The behavioural suite's kernels (about 20 minutes for the whole suite, 11
+# for SUITE=series): every kernel of
 # vm/kernels.conf (6.1, and 6.12, which Google's BBRv3 is compared on),
 # KVER alone when one is given, or VM_KERNELS="ABI ..."; the word 7 there
 # is Debian sid's newest 7.x kernel (vm/sid-kernel.sh; on demand only).
@@ -229,9 +232,16 @@ elif [ $build_ok = 0 ]; then
 	skip "vm: behavioural suite" "module did not build"
 else
 	for abi in $VM_KERNELS; do
+		# the whole suite on FULL_SUITE_ABI, on a kernel asked for
+		# alone, or with VM_SUITE=all; the series subset elsewhere
+		suite=series what="functional tests, loss and ECN scenarios"
+		if [ "$abi" = "$FULL_SUITE_ABI" ] || [ "$VM_KERNELS" = "$abi" ] ||
+		   [ "${VM_SUITE:-}" = all ]; then
+			suite=all what="behavioural suite"
+		fi
 		# builds tcp_bbr2.ko for this kernel, then boots it
-		stage "vm: behavioural suite on $abi" "vm-$abi" \
-			make -C "$SELFTESTS" vm-selftest KVER="$abi" \
+		stage "vm: $what on $abi" "vm-$abi" \
+			make -C "$SELFTESTS" vm-selftest KVER="$abi" SUITE=$suite \
 			RESULTS="$RESULTS/vm-$abi"
 		# one test per top-level TAP line of run-suite.sh
 		add_ktap "$RESULTS/vm-$abi.log"

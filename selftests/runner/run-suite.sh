@@ -9,6 +9,9 @@
 #                              is fine; absent -> bbr2 parts SKIP)
 #   CCS="bbr2 bbr cubic"       congestion controls compared in each scenario
 #   TESTS="a b"                run only these tests (names with or without .sh)
+#   SUITE=series               the functional tests, the capacity proof and
+#                              SERIES_TESTS only (make test on the kernels
+#                              other than vm/kernels.conf's FULL_SUITE_ABI)
 #   RESULTS_DIR=dir            logs (default selftests/results/<timestamp>)
 #   TEST_TIMEOUT=400           seconds per test
 #   RETRIES=1                  a failed behavioural scenario runs once more
@@ -61,6 +64,16 @@ BEHAVIOUR_TESTS="
 	probe_rtt_every_5s
 	ecn_lowers_delay_and_retransmits
 "
+# The scenarios where the kernel's own TCP code decides most of what the
+# model is given: loss detection and recovery (SACK, RACK, the lost
+# retransmits of 16 flows in a shallow buffer) and ECN negotiation and CE
+# feedback, code that changes between kernel series.  The other scenarios drive
+# the same model through the same hooks; they run on FULL_SUITE_ABI.
+SERIES_TESTS="
+	loss_up_to_1pct_keeps_link
+	shallow_buffer_16_flows_few_retransmits
+	ecn_lowers_delay_and_retransmits
+"
 # shellcheck disable=SC2086,SC2116 # flatten the word lists
 if [ "${BBR2_CC:-bbr2}" = bbr2_bpf ]; then
 	# PROBE_RTT is found in ss -ti's bbr fields (cwnd_gain), which a BPF
@@ -69,6 +82,8 @@ if [ "${BBR2_CC:-bbr2}" = bbr2_bpf ]; then
 elif [ -n "${BBR2_BPF:-}" ]; then
 	ALL_TESTS=$(echo $FUNCTIONAL_TESTS bbr2_bpf_loads_tunes_and_unloads \
 		bbr2_bpf_admin_guide_commands_work $CAPACITY_TEST $BEHAVIOUR_TESTS)
+elif [ "${SUITE:-all}" = series ]; then
+	ALL_TESTS=$(echo $FUNCTIONAL_TESTS $CAPACITY_TEST $SERIES_TESTS)
 else
 	ALL_TESTS=$(echo $FUNCTIONAL_TESTS $CAPACITY_TEST $BEHAVIOUR_TESTS)
 fi
