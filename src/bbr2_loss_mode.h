@@ -24,8 +24,7 @@
  * a queue it could not drain.  Where the bottleneck buffer is too shallow
  * for a queue the flow could see, congestion looks like random loss, and
  * three defences keep a flow with a small share from overfilling it: it
- * probes on the Reno-coexistence timer only where a queue is, and
- * elsewhere lets that timer undo the loss cuts; it cruises a few packets
+ * probes on the Reno-coexistence timer only where a queue is; it cruises a few packets
  * further below inflight_hi than v3; and it trims inflight_hi a packet on
  * a cruising round with congestion loss.  A flow that has seen a deep
  * queue (bbr2_note_deep_buffer()) knows its buffer shows congestion,
@@ -97,23 +96,25 @@
  * small inflight, PROBE_UP's first two steps (1 + 2 packets) above what
  * the buffer held.  v3 learns inflight_hi afresh in a probe every Reno
  * interval; loss_mode 1, where no Reno flow keeps a queue
- * (bbr2_queue_lets_reno_in()), cruises through the whole probe wait, and
- * its Reno timer lifts the loss cuts back to the cruising cap.  Many flows
- * in a shallow buffer, each cruising a packet or two above its share of
- * what the buffer holds, would overflow it every Reno interval, so
- * loss_mode 1 cruises this many packets further below inflight_hi.  To a
- * flow of hundreds of packets, three are nothing.
+ * (bbr2_queue_lets_reno_in()), cruises for up to bw_probe_max_rounds or
+ * the wall-clock wait.  Many flows in a shallow buffer, each cruising a
+ * packet or two above its share of what the buffer holds, would keep it
+ * overflowing for all that time, so loss_mode 1 cruises this many packets
+ * further below inflight_hi.  To a flow of hundreds of packets, three are
+ * nothing.
  */
 #define BBR2_CRUISE_OVERSHOOT_PKTS	3
 
 /*
  * Losses in a cruising round that trim inflight_hi (bbr2_trim_cruising_cap()).
- * A flow of a few packets per round cannot tell its share of a shallow
- * buffer from random loss by counting, so the count must be one that random
- * loss rarely gives it: at 3 % random loss, three losses in a round of nine
- * packets come one round in five hundred, two one round in thirty-five.
+ * A flow of a few packets per round that overfills a shallow buffer loses
+ * one or two of them a round, so three would rarely trim where the trim is
+ * meant to act.  One loss is what random loss gives most often; two in a
+ * round of nine packets come one round in thirty-five at 3 % random loss,
+ * and such a round trims only if it is congestion too
+ * (bbr2_is_congestion_loss(): beyond the background the flow has learnt).
  */
-#define BBR2_CRUISE_TRIM_LOST	3
+#define BBR2_CRUISE_TRIM_LOST	2
 
 /* The loss_mode this socket runs: latched, see bbr2_latch_loss_mode(). */
 static inline bool bbr2_loss_mode(const struct bbr2 *bbr)
@@ -466,15 +467,13 @@ static inline bool bbr2_loss_is_congestion(const struct bbr2 *bbr)
 /*
  * After a cruising round's congestion loss: in loss_mode 1, a round that
  * lost BBR2_CRUISE_TRIM_LOST or more packets, beyond the background and
- * with no standing queue, lowers inflight_hi by a packet.  Between probes
- * the Reno timer lifts the cuts of bw_lo and inflight_lo back to the
- * cruising cap, so a flow whose cap is above its share of what a shallow
- * buffer holds meets loss there again every Reno interval; inflight_hi,
- * and with it the cap, is corrected only when the flow's own next probe
- * overflows.  Many flows in a shallow buffer can cruise at caps that add
- * up to more than the pipe and the buffer; a packet per lossy round walks
- * each cap down to what the buffer holds until the next probe learns
- * inflight_hi afresh.
+ * with no standing queue, lowers inflight_hi by a packet.  The loss cuts of
+ * bw_lo and inflight_lo last only until the next probe, which starts from
+ * the cruising cap again; inflight_hi, and with it the cap, is corrected
+ * only when the flow's own probe overflows.  Many flows in a shallow buffer
+ * can cruise at caps that add up to more than the pipe and the buffer; a
+ * packet per lossy round walks each cap down to what the buffer holds
+ * until the next probe learns inflight_hi afresh.
  */
 static inline void bbr2_trim_cruising_cap(struct bbr2 *bbr, u32 round_lost,
 					  const struct bbr2_tunables *t)
@@ -516,8 +515,9 @@ static inline u32 bbr2_cruise_extra_headroom(const struct bbr2 *bbr)
  * 1, smoothed RTT says one does (bbr2_srtt_shows_queue()).  A buffer too
  * shallow for such a queue gives a Reno flow nothing to take, and there
  * every flow probing on a Reno flow's time scale (~10 rounds at ~10
- * packets each) keeps the buffer overflowing; the caller then lets the
- * timer undo the loss cuts instead.  A buffer that has shown a queue
+ * packets each) keeps the buffer overflowing.  There the timer is off:
+ * the wall-clock wait and bw_probe_max_rounds start the probes, and the
+ * loss cuts hold until then.  A buffer that has shown a queue
  * (bbr2_note_deep_buffer()) is not too shallow: as in v3, the timer
  * probes, and an inflight_hi that random loss lowered to near the BDP is
  * learnt afresh every Reno interval.

@@ -1139,18 +1139,11 @@ static bool bbr2_check_time_to_probe_bw(struct sock *sk,
 		bbr2_start_bw_probe_refill(sk, 0);
 		return true;
 	}
-	if (!bbr2_is_reno_coexistence_probe_time(sk, t))
-		return false;
-	if (bbr2_queue_lets_reno_in(sk)) {
+	if (bbr2_queue_lets_reno_in(sk) &&
+	    bbr2_is_reno_coexistence_probe_time(sk, t)) {
 		bbr2_start_bw_probe_refill(sk, 0);
 		return true;
 	}
-	/*
-	 * The loss mode saw no queue for a Reno flow to compete for: the timer
-	 * only undoes what loss cut since the last probe.
-	 */
-	bbr2_reset_lower_bounds(bbr);
-	bbr->rounds_since_probe = 0;
 	return false;
 }
 

@@ -12,7 +12,11 @@
  *    at 1 % random loss in a 1-BDP buffer (three seeds) must still leave
  *    STARTUP with max_bw at >= 80 % of the link;
  *  - its Reno-coexistence probe timer runs only while smoothed RTT says a
- *    queue is there; without one it only undoes the loss cuts.  Over the
+ *    queue is there; without one the flow probes on the wall-clock timer
+ *    and the bw_probe_max_rounds cap only, and the loss cuts hold until
+ *    then.  While no flow probes (every flow in PROBE_BW, none in UP)
+ *    loss_mode=1 must drop no more packets than v3 mode: cruising flows
+ *    lifted back to their caps between probes overfill the buffer.  Over the
  *    whole 16-flow run loss_mode=1 must retransmit at most half of v3
  *    mode's rate at >= 95 % of the link; against one CUBIC flow at
  *    10 Mbit/s x 10 ms with 2 BDP of buffer (where the timer is what keeps
@@ -34,6 +38,7 @@ struct watch {
 	u32 nflows;
 	u64 last_drops[LINKSIM_MAX_FLOWS];
 	u64 startup_drops;	/* drops while some flow was in STARTUP/DRAIN */
+	u64 cruise_drops;	/* drops while every flow was in PROBE_BW, none in UP */
 	double exit_bw_bps;	/* flow 0's max_bw when it left STARTUP */
 	bool exited;
 	bool in_up[LINKSIM_MAX_FLOWS];
@@ -43,7 +48,7 @@ struct watch {
 static void on_tick(struct linksim *sim, void *arg)
 {
 	struct watch *w = arg;
-	bool startup = false;
+	bool startup = false, probing = false;
 	u32 i;
 
 	for (i = 0; i < w->nflows; i++) {
@@ -52,6 +57,9 @@ static void on_tick(struct linksim *sim, void *arg)
 		if (!b->initialized || b->mode == BBR2_STARTUP ||
 		    b->mode == BBR2_DRAIN)
 			startup = true;
+		if (!b->initialized || b->mode != BBR2_PROBE_BW ||
+		    b->cycle_idx == BBR2_BW_PROBE_UP)
+			probing = true;
 		if (b->initialized && b->mode == BBR2_PROBE_BW &&
 		    b->cycle_idx == BBR2_BW_PROBE_UP) {
 			w->probes += !w->in_up[i];
@@ -65,6 +73,8 @@ static void on_tick(struct linksim *sim, void *arg)
 
 		if (startup)
 			w->startup_drops += d - w->last_drops[i];
+		if (!probing)
+			w->cruise_drops += d - w->last_drops[i];
 		w->last_drops[i] = d;
 	}
 }
@@ -135,6 +145,7 @@ static struct result shallow_runs(const char *loss_mode, u32 ack_every)
 		sum.retrans_pct += r.retrans_pct / NSEEDS;
 		sum.util += r.util / NSEEDS;
 		sum.w.startup_drops += r.w.startup_drops;
+		sum.w.cruise_drops += r.w.cruise_drops;
 		sum.w.probes += r.w.probes;
 	}
 	return sum;
@@ -153,6 +164,11 @@ static void shallow_buffer(void)
 	       "16 flows, 5%% BDP: loss_mode=1 drops at most half of v3 mode's packets while flows are in STARTUP (%llu vs %llu)",
 	       (unsigned long long)m1.w.startup_drops,
 	       (unsigned long long)v3.w.startup_drops);
+	tap_ok(v3.w.cruise_drops >= 100 &&
+	       m1.w.cruise_drops <= v3.w.cruise_drops,
+	       "16 flows, 5%% BDP: loss_mode=1 drops no more than v3 mode while no flow probes (%llu vs %llu)",
+	       (unsigned long long)m1.w.cruise_drops,
+	       (unsigned long long)v3.w.cruise_drops);
 	tap_ok(m1.retrans_pct <= 0.5 * v3.retrans_pct && m1.util >= 0.95,
 	       "16 flows, 5%% BDP: loss_mode=1 retransmits <= 0.5 x v3 mode at >= 95%% of the link (%.2f%% vs %.2f%%, util %.3f)",
 	       m1.retrans_pct, v3.retrans_pct, m1.util);
@@ -236,7 +252,7 @@ static void cubic_keeps_reno_timer(bool have_kernel_ccs)
 
 int main(void)
 {
-	tap_plan(6);
+	tap_plan(7);
 	shim_modules_load();
 	shallow_buffer();
 	delayed_acks();
