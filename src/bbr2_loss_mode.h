@@ -24,9 +24,9 @@
  * a queue it could not drain.  Where the bottleneck buffer is too shallow
  * for a queue the flow could see, congestion looks like random loss, and
  * three defences keep a flow with a small share from overfilling it: it
- * probes on the Reno-coexistence timer only where a queue is; it cruises a few packets
- * further below inflight_hi than v3; and it trims inflight_hi a packet on
- * a cruising round with congestion loss.  A flow that has seen a deep
+ * probes on the Reno-coexistence timer only where a queue is; it cruises
+ * a few packets further below inflight_hi than v3; and it trims
+ * inflight_hi a packet on a cruising round with congestion loss.  A flow that has seen a deep
  * queue (bbr2_note_deep_buffer()) knows its buffer shows congestion,
  * drops the first and the last, and keeps the headroom only in
  * proportion to inflight_hi: there they would only hold a flow whose
