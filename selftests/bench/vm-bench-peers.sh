@@ -309,12 +309,15 @@ run_initramfs()
 	say "booting $kernel under TCG (2 cpus, 2G, -cpu $cpu_model); console: $dir/console.log"
 	t0=$(date +%s)
 	set +e
+	# line-buffered all the way, so that console.log and the progress
+	# lines follow the guest as it runs rather than in 4-KB blocks
 	timeout -k 20 "$VM_TIMEOUT" qemu-system-x86_64 -accel tcg -cpu "$cpu_model" \
 		-m 2048 -smp 2 -nographic -no-reboot -nic none \
 		-kernel "$kernel" -initrd "$initrd" \
 		-append "console=ttyS0 panic=-1 loglevel=4" \
 		-drive "file=$img,format=raw,if=virtio" </dev/null |
-		tr -d '\r' | tee "$dir/console.log" | grep --line-buffered -E '^# |@@BENCH' >&2
+		stdbuf -oL tr -d '\r' | tee "$dir/console.log" |
+		grep --line-buffered -E '^# |@@BENCH' >&2
 	rc=${PIPESTATUS[0]}
 	set -e
 	say "guest finished after $(( $(date +%s) - t0 ))s (qemu exit $rc)"
