@@ -26,12 +26,12 @@
  * three defences keep a flow with a small share from overfilling it: it
  * probes on the Reno-coexistence timer only where a queue is; it cruises
  * a few packets further below inflight_hi than v3; and it trims
- * inflight_hi a packet on a cruising round with congestion loss.  A flow that has seen a deep
- * queue (bbr2_note_deep_buffer()) knows its buffer shows congestion,
- * drops the first and the last, and keeps the headroom only in
- * proportion to inflight_hi: there they would only hold a flow whose
- * whole BDP is a few packets below its pipe, since every
- * probe that random loss ends early leaves inflight_hi near the BDP.
+ * inflight_hi a packet on a cruising round with congestion loss.  A flow
+ * that has seen a deep queue (bbr2_note_deep_buffer()) knows its buffer
+ * shows congestion, drops the first and the last, and keeps the headroom
+ * only in proportion to inflight_hi: there they would only hold a flow
+ * whose whole BDP is a few packets below its pipe, since every probe that
+ * random loss ends early leaves inflight_hi near the BDP.
  * There, too, it judges a loss rate against the background in fractions
  * of a packet (bbr2_loss_beyond_level()).
  *

@@ -1139,8 +1139,9 @@ static bool bbr2_check_time_to_probe_bw(struct sock *sk,
 		bbr2_start_bw_probe_refill(sk, 0);
 		return true;
 	}
-	if (bbr2_queue_lets_reno_in(sk) &&
-	    bbr2_is_reno_coexistence_probe_time(sk, t)) {
+	/* the round count first: the queue test divides */
+	if (bbr2_is_reno_coexistence_probe_time(sk, t) &&
+	    bbr2_queue_lets_reno_in(sk)) {
 		bbr2_start_bw_probe_refill(sk, 0);
 		return true;
 	}

@@ -67,8 +67,8 @@ BEHAVIOUR_TESTS="
 # The scenarios where the kernel's own TCP code decides most of what the
 # model is given: loss detection and recovery (SACK, RACK, the lost
 # retransmits of 16 flows in a shallow buffer) and ECN negotiation and CE
-# feedback, code that changes between kernel series.  The other scenarios drive
-# the same model through the same hooks; they run on FULL_SUITE_ABI.
+# feedback, code that changes between kernel series.  The other scenarios
+# drive the same model through the same hooks; they run on FULL_SUITE_ABI.
 SERIES_TESTS="
 	loss_up_to_1pct_keeps_link
 	shallow_buffer_16_flows_few_retransmits

@@ -53,20 +53,16 @@ static void on_tick(struct linksim *sim, void *arg)
 
 	for (i = 0; i < w->nflows; i++) {
 		const struct bbr2 *b = bbr2_state(linksim_sk(sim, i));
+		bool in_probe_bw = b->initialized && b->mode == BBR2_PROBE_BW;
+		bool in_up = in_probe_bw && b->cycle_idx == BBR2_BW_PROBE_UP;
 
 		if (!b->initialized || b->mode == BBR2_STARTUP ||
 		    b->mode == BBR2_DRAIN)
 			startup = true;
-		if (!b->initialized || b->mode != BBR2_PROBE_BW ||
-		    b->cycle_idx == BBR2_BW_PROBE_UP)
+		if (!in_probe_bw || in_up)
 			probing = true;
-		if (b->initialized && b->mode == BBR2_PROBE_BW &&
-		    b->cycle_idx == BBR2_BW_PROBE_UP) {
-			w->probes += !w->in_up[i];
-			w->in_up[i] = true;
-		} else {
-			w->in_up[i] = false;
-		}
+		w->probes += in_up && !w->in_up[i];
+		w->in_up[i] = in_up;
 	}
 	for (i = 0; i < w->nflows; i++) {
 		u64 d = linksim_flow_stats(sim, i)->pkts_dropped;
