@@ -16,7 +16,13 @@
 #                          without package lists; then unreachable
 #   build-matrix.sh 7      the sid chroot absent; then debootstrap missing
 #   vm/sid-kernel.sh       sid's 7.x kernel absent from the cache (vm-run -k 7
-#                          must say so); fetched; then dropped by sid
+#                          must say so); fetched; then dropped by sid; the
+#                          host's depmod missing
+#
+# fresh-machine-test.sh [setup|sid-kernel]: "setup" (the default) runs every
+# script but sid-kernel.sh, which indexes the fetched modules with the
+# host's depmod: kmod comes with the test bed (setup-deps.sh), so make test
+# runs the "sid-kernel" cases once the test bed is installed.
 #
 # Each case runs in a private mount namespace whose /boot, /usr/lib/modules
 # and /usr/local/bin are empty, with a private HOME and cache, and with
@@ -32,12 +38,19 @@ SELFTESTS=$(cd "$(dirname "$0")/.." && pwd)
 source "$SELFTESTS/vm/kernels.conf"
 
 if [ "${1:-}" != --inside ]; then
+	case ${1:-setup} in
+	setup | sid-kernel) ;;
+	*)
+		echo "usage: fresh-machine-test.sh [setup|sid-kernel]" >&2
+		exit 2 ;;
+	esac
 	if [ "$(id -u)" -ne 0 ]; then
 		echo "fresh-machine-test.sh: needs root (mount namespaces)" >&2
 		exit 4
 	fi
-	exec unshare --mount --propagation private "$0" --inside
+	exec unshare --mount --propagation private "$0" --inside "${1:-setup}"
 fi
+SECTION=$2
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/bbr2-fresh.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
@@ -269,134 +282,151 @@ all_packages_asked() {	# every kernel of kernels.conf and the core tools
 
 echo "TAP version 13"
 
-# 1. nothing installed, Debian's system Python (externally managed)
-fresh_machine absent
-touch "$FAKE/externally-managed"
-run_setup "$SELFTESTS/runner/setup-deps.sh"; rc=$?
-ok "setup-deps, nothing installed: exits 0" exit_was 0
-ok "setup-deps, nothing installed: apt-get update before install" \
-	bash -c "grep -n '^apt-get' '$FAKE/calls' | head -n 1 | grep -q 'apt-get update'"
-ok "setup-deps, nothing installed: installs every pinned kernel and the tools" all_packages_asked
-ok "setup-deps, nothing installed: installs virtme-ng from PyPI (--break-system-packages)" \
-	called "pip -m pip install --break-system-packages virtme-ng=="
-ok "setup-deps, nothing installed: vng is on PATH afterwards" test -x /usr/local/bin/vng
-ok "setup-deps, nothing installed: ends with 'done'" said '^setup-deps.sh: done$'
+# the set-up scripts but sid-kernel.sh
+setup_cases() {
+	# 1. nothing installed, Debian's system Python (externally managed)
+	fresh_machine absent
+	touch "$FAKE/externally-managed"
+	run_setup "$SELFTESTS/runner/setup-deps.sh"; rc=$?
+	ok "setup-deps, nothing installed: exits 0" exit_was 0
+	ok "setup-deps, nothing installed: apt-get update before install" \
+		bash -c "grep -n '^apt-get' '$FAKE/calls' | head -n 1 | grep -q 'apt-get update'"
+	ok "setup-deps, nothing installed: installs every pinned kernel and the tools" all_packages_asked
+	ok "setup-deps, nothing installed: installs virtme-ng from PyPI (--break-system-packages)" \
+		called "pip -m pip install --break-system-packages virtme-ng=="
+	ok "setup-deps, nothing installed: vng is on PATH afterwards" test -x /usr/local/bin/vng
+	ok "setup-deps, nothing installed: ends with 'done'" said '^setup-deps.sh: done$'
 
-# 2. the same machine, now set up: nothing installed twice
-: >"$FAKE/calls"
-run_setup "$SELFTESTS/runner/setup-deps.sh"; rc=$?
-ok "setup-deps, all installed: exits 0" exit_was 0
-ok "setup-deps, all installed: no apt-get, no pip install" \
-	bash -c "! grep -qE '^apt-get|pip install' '$FAKE/calls'"
-ok "setup-deps, all installed: says so" said 'already installed'
+	# 2. the same machine, now set up: nothing installed twice
+	: >"$FAKE/calls"
+	run_setup "$SELFTESTS/runner/setup-deps.sh"; rc=$?
+	ok "setup-deps, all installed: exits 0" exit_was 0
+	ok "setup-deps, all installed: no apt-get, no pip install" \
+		bash -c "! grep -qE '^apt-get|pip install' '$FAKE/calls'"
+	ok "setup-deps, all installed: says so" said 'already installed'
 
-# 3. a pip that may install into its interpreter (pyenv, a venv)
-fresh_machine pyenv
-run_setup "$SELFTESTS/runner/setup-deps.sh"; rc=$?
-ok "setup-deps, writable Python: exits 0, plain pip install" \
-	bash -c "[ $rc -eq 0 ] && grep -q 'pip -m pip install virtme-ng==' '$FAKE/calls'"
+	# 3. a pip that may install into its interpreter (pyenv, a venv)
+	fresh_machine pyenv
+	run_setup "$SELFTESTS/runner/setup-deps.sh"; rc=$?
+	ok "setup-deps, writable Python: exits 0, plain pip install" \
+		bash -c "[ $rc -eq 0 ] && grep -q 'pip -m pip install virtme-ng==' '$FAKE/calls'"
 
-# 4-7. each step failing must say what failed and what to do
-fresh_machine apt-fails
-touch "$FAKE/apt-install-fails"
-run_setup "$SELFTESTS/runner/setup-deps.sh"; rc=$?
-ok "setup-deps, apt-get install fails: exits non-zero and names the step" \
-	bash -c "[ $rc -ne 0 ] && grep -q 'apt-get install .* failed' '$OUT'"
+	# 4-7. each step failing must say what failed and what to do
+	fresh_machine apt-fails
+	touch "$FAKE/apt-install-fails"
+	run_setup "$SELFTESTS/runner/setup-deps.sh"; rc=$?
+	ok "setup-deps, apt-get install fails: exits non-zero and names the step" \
+		bash -c "[ $rc -ne 0 ] && grep -q 'apt-get install .* failed' '$OUT'"
 
-fresh_machine offline
-touch "$FAKE/offline"
-run_setup "$SELFTESTS/runner/setup-deps.sh"; rc=$?
-ok "setup-deps, no network: exits non-zero and says apt-get update failed" \
-	bash -c "[ $rc -ne 0 ] && grep -q 'apt-get update failed' '$OUT'"
+	fresh_machine offline
+	touch "$FAKE/offline"
+	run_setup "$SELFTESTS/runner/setup-deps.sh"; rc=$?
+	ok "setup-deps, no network: exits non-zero and says apt-get update failed" \
+		bash -c "[ $rc -ne 0 ] && grep -q 'apt-get update failed' '$OUT'"
 
-fresh_machine pypi-down
-touch "$FAKE/pypi-down" "$FAKE/externally-managed"
-run_setup "$SELFTESTS/runner/setup-deps.sh"; rc=$?
-ok "setup-deps, PyPI unreachable: exits non-zero and names virtme-ng" \
-	bash -c "[ $rc -ne 0 ] && grep -q 'pip install virtme-ng==.* failed' '$OUT'"
+	fresh_machine pypi-down
+	touch "$FAKE/pypi-down" "$FAKE/externally-managed"
+	run_setup "$SELFTESTS/runner/setup-deps.sh"; rc=$?
+	ok "setup-deps, PyPI unreachable: exits non-zero and names virtme-ng" \
+		bash -c "[ $rc -ne 0 ] && grep -q 'pip install virtme-ng==.* failed' '$OUT'"
 
-fresh_machine no-kernel
-touch "$FAKE/image-has-no-kernel"
-run_setup "$SELFTESTS/runner/setup-deps.sh"; rc=$?
-ok "setup-deps, a kernel image without vmlinuz: exits non-zero and names the kernel" \
-	bash -c "[ $rc -ne 0 ] && grep -q 'kernel .* incomplete' '$OUT'"
+	fresh_machine no-kernel
+	touch "$FAKE/image-has-no-kernel"
+	run_setup "$SELFTESTS/runner/setup-deps.sh"; rc=$?
+	ok "setup-deps, a kernel image without vmlinuz: exits non-zero and names the kernel" \
+		bash -c "[ $rc -ne 0 ] && grep -q 'kernel .* incomplete' '$OUT'"
 
-# 8. the reference kernel source, on a machine without package lists
-fresh_machine ksrc
-run_setup "$SELFTESTS/runner/fetch-kernel-source.sh" "$FAKE/home/cache"; rc=$?
-ok "fetch-kernel-source, absent and no package lists: exits 0" exit_was 0
-ok "fetch-kernel-source, absent: updates the lists, then downloads" \
-	bash -c "grep '^apt-get' '$FAKE/calls' | tr '\n' ' ' |
-		grep -q 'download linux-source-6.1 apt-get update apt-get download linux-source-6.1'"
-ok "fetch-kernel-source, absent: checkpatch and the reference CCs unpacked" \
-	test -r "$FAKE/home/cache/linux-source-6.1/scripts/checkpatch.pl" -a \
-	     -r "$FAKE/home/cache/linux-source-6.1/net/ipv4/tcp_bbr.c"
-: >"$FAKE/calls"
-run_setup "$SELFTESTS/runner/fetch-kernel-source.sh" "$FAKE/home/cache"; rc=$?
-ok "fetch-kernel-source, present: no download" \
-	bash -c "[ $rc -eq 0 ] && ! grep -q apt-get '$FAKE/calls'"
-fresh_machine ksrc-offline
-touch "$FAKE/offline"
-run_setup "$SELFTESTS/runner/fetch-kernel-source.sh" "$FAKE/home/cache"; rc=$?
-ok "fetch-kernel-source, unreachable: exits non-zero and says why" \
-	bash -c "[ $rc -ne 0 ] && grep -q 'apt-get download linux-source-6.1 failed' '$OUT'"
+	# 8. the reference kernel source, on a machine without package lists
+	fresh_machine ksrc
+	run_setup "$SELFTESTS/runner/fetch-kernel-source.sh" "$FAKE/home/cache"; rc=$?
+	ok "fetch-kernel-source, absent and no package lists: exits 0" exit_was 0
+	ok "fetch-kernel-source, absent: updates the lists, then downloads" \
+		bash -c "grep '^apt-get' '$FAKE/calls' | tr '\n' ' ' |
+			grep -q 'download linux-source-6.1 apt-get update apt-get download linux-source-6.1'"
+	ok "fetch-kernel-source, absent: checkpatch and the reference CCs unpacked" \
+		test -r "$FAKE/home/cache/linux-source-6.1/scripts/checkpatch.pl" -a \
+		     -r "$FAKE/home/cache/linux-source-6.1/net/ipv4/tcp_bbr.c"
+	: >"$FAKE/calls"
+	run_setup "$SELFTESTS/runner/fetch-kernel-source.sh" "$FAKE/home/cache"; rc=$?
+	ok "fetch-kernel-source, present: no download" \
+		bash -c "[ $rc -eq 0 ] && ! grep -q apt-get '$FAKE/calls'"
+	fresh_machine ksrc-offline
+	touch "$FAKE/offline"
+	run_setup "$SELFTESTS/runner/fetch-kernel-source.sh" "$FAKE/home/cache"; rc=$?
+	ok "fetch-kernel-source, unreachable: exits non-zero and says why" \
+		bash -c "[ $rc -ne 0 ] && grep -q 'apt-get download linux-source-6.1 failed' '$OUT'"
 
-# 9. the build matrix's sid chroot
-fresh_machine sid
-run_setup env CACHE="$FAKE/home/cache" "$SELFTESTS/build/build-matrix.sh" 7; rc=$?
-ok "build-matrix 7, no sid chroot: exits 0" exit_was 0
-ok "build-matrix 7, no sid chroot: debootstraps sid" called "debootstrap --variant=minbase sid $FAKE/home/cache/sid-chroot"
-ok "build-matrix 7, no sid chroot: installs the newest 7.x headers" \
-	called "apt-get -q install -y --no-install-recommends make linux-headers-7.2.13+deb14-amd64"
-ok "build-matrix 7, no sid chroot: builds against them" said '^7 +7\.2\.13\+deb14-amd64 +ok'
-: >"$FAKE/calls"
-run_setup env CACHE="$FAKE/home/cache" "$SELFTESTS/build/build-matrix.sh" 7; rc=$?
-ok "build-matrix 7, sid chroot present: no debootstrap, builds" \
-	bash -c "[ $rc -eq 0 ] && ! grep -q debootstrap '$FAKE/calls'"
-fresh_machine sid-no-debootstrap
-mv "$STUBS/debootstrap" "$WORK/debootstrap.off"
-# debootstrap lives in /usr/sbin: a PATH without the sbin directories
-SYSPATH=/usr/bin:/bin run_setup env CACHE="$FAKE/home/cache" "$SELFTESTS/build/build-matrix.sh" 7; rc=$?
-mv "$WORK/debootstrap.off" "$STUBS/debootstrap"
-ok "build-matrix 7, debootstrap missing: fails and says so" \
-	bash -c "[ $rc -ne 0 ] && grep -q 'debootstrap missing' '$OUT'"
+	# 9. the build matrix's sid chroot
+	fresh_machine sid
+	run_setup env CACHE="$FAKE/home/cache" "$SELFTESTS/build/build-matrix.sh" 7; rc=$?
+	ok "build-matrix 7, no sid chroot: exits 0" exit_was 0
+	ok "build-matrix 7, no sid chroot: debootstraps sid" called "debootstrap --variant=minbase sid $FAKE/home/cache/sid-chroot"
+	ok "build-matrix 7, no sid chroot: installs the newest 7.x headers" \
+		called "apt-get -q install -y --no-install-recommends make linux-headers-7.2.13+deb14-amd64"
+	ok "build-matrix 7, no sid chroot: builds against them" said '^7 +7\.2\.13\+deb14-amd64 +ok'
+	: >"$FAKE/calls"
+	run_setup env CACHE="$FAKE/home/cache" "$SELFTESTS/build/build-matrix.sh" 7; rc=$?
+	ok "build-matrix 7, sid chroot present: no debootstrap, builds" \
+		bash -c "[ $rc -eq 0 ] && ! grep -q debootstrap '$FAKE/calls'"
+	fresh_machine sid-no-debootstrap
+	mv "$STUBS/debootstrap" "$WORK/debootstrap.off"
+	# debootstrap lives in /usr/sbin: a PATH without the sbin directories
+	SYSPATH=/usr/bin:/bin run_setup env CACHE="$FAKE/home/cache" "$SELFTESTS/build/build-matrix.sh" 7; rc=$?
+	mv "$WORK/debootstrap.off" "$STUBS/debootstrap"
+	ok "build-matrix 7, debootstrap missing: fails and says so" \
+		bash -c "[ $rc -ne 0 ] && grep -q 'debootstrap missing' '$OUT'"
+}
 
-# 10. sid's 7.x kernel for the VM (vm/sid-kernel.sh, on demand): fetched
-# into the cache, nothing installed on the host
-fresh_machine sid-kernel
-K=$FAKE/home/cache/kernels
-run_setup env CACHE="$FAKE/home/cache" "$SELFTESTS/vm/vm-run" -k 7 true; rc=$?
-ok "vm-run -k 7, not fetched: exits 125 and says to run sid-kernel.sh" \
-	bash -c "[ $rc -eq 125 ] && grep -q 'fetch the kernel with: .*sid-kernel.sh' '$OUT'"
-run_setup env CACHE="$FAKE/home/cache" "$SELFTESTS/vm/sid-kernel.sh"; rc=$?
-ok "sid-kernel, no sid chroot: exits 0, prints the ABI" \
-	bash -c "[ $rc -eq 0 ] && tail -n 1 '$OUT' | grep -qx '7.2.13+deb14-amd64'"
-ok "sid-kernel, no sid chroot: downloads the unsigned image, modules, base files" \
-	grep -qE 'download .* linux-binary-unsigned-7\.2\.13\+deb14-amd64 linux-modules-7\.2\.13\+deb14-amd64 linux-base-7\.2\.13\+deb14-amd64$' "$FAKE/calls"
-ok "sid-kernel: image, indexed modules and module in the cache, kernels/7 points there" \
-	bash -c "[ \"\$(readlink '$K/7')\" = 7.2.13+deb14-amd64 ] &&
-		grep -q 'Linux version' '$K/7/boot/vmlinuz-7.2.13+deb14-amd64' &&
-		grep -q sch_netem '$K/7/usr/lib/modules/7.2.13+deb14-amd64/modules.dep' &&
-		[ -f '$K/7/tcp_bbr2.ko' ]"
-ok "sid-kernel: nothing installed on the host (/boot, /usr/lib/modules empty)" \
-	bash -c "[ -z \"\$(find /boot /usr/lib/modules -mindepth 1)\" ]"
-run_setup env CACHE="$FAKE/home/cache" "$SELFTESTS/vm/vm-run" -k 7 true
-ok "vm-run -k 7, fetched: finds the image and its modules in the cache" \
-	bash -c "! grep -qE 'missing .*(vmlinuz|modules|sid-kernel)' '$OUT' && grep -q 'missing vng' '$OUT'"
-: >"$FAKE/calls"
-run_setup env CACHE="$FAKE/home/cache" "$SELFTESTS/vm/sid-kernel.sh"; rc=$?
-ok "sid-kernel, fetched: rebuilds the module, downloads nothing" \
-	bash -c "[ $rc -eq 0 ] && grep -q 'make -C /build' '$FAKE/calls' && ! grep -q download '$FAKE/calls'"
-fresh_machine sid-kernel-moved
-run_setup env CACHE="$FAKE/home/cache" "$SELFTESTS/build/build-matrix.sh" 7
-touch "$FAKE/sid-moved"
-run_setup env CACHE="$FAKE/home/cache" "$SELFTESTS/vm/sid-kernel.sh"; rc=$?
-ok "sid-kernel, sid dropped the chroot's ABI: updates, installs the newest headers, fetches that" \
-	bash -c "[ $rc -eq 0 ] && tail -n 1 '$OUT' | grep -qx '7.3.1+deb14-amd64' &&
-		grep -q 'apt-get -q update' '$FAKE/calls' &&
-		grep -q 'install -y --no-install-recommends linux-headers-7.3.1+deb14-amd64' '$FAKE/calls' &&
-		[ \"\$(readlink '$FAKE/home/cache/kernels/7')\" = 7.3.1+deb14-amd64 ]"
+# sid-kernel.sh: needs the host's depmod (kmod, from setup-deps.sh)
+sid_kernel_cases() {
+	# 10. sid's 7.x kernel for the VM (vm/sid-kernel.sh, on demand): fetched
+	# into the cache, nothing installed on the host
+	fresh_machine sid-kernel
+	K=$FAKE/home/cache/kernels
+	run_setup env CACHE="$FAKE/home/cache" "$SELFTESTS/vm/vm-run" -k 7 true; rc=$?
+	ok "vm-run -k 7, not fetched: exits 125 and says to run sid-kernel.sh" \
+		bash -c "[ $rc -eq 125 ] && grep -q 'fetch the kernel with: .*sid-kernel.sh' '$OUT'"
+	run_setup env CACHE="$FAKE/home/cache" "$SELFTESTS/vm/sid-kernel.sh"; rc=$?
+	ok "sid-kernel, no sid chroot: exits 0, prints the ABI" \
+		bash -c "[ $rc -eq 0 ] && tail -n 1 '$OUT' | grep -qx '7.2.13+deb14-amd64'"
+	ok "sid-kernel, no sid chroot: downloads the unsigned image, modules, base files" \
+		grep -qE 'download .* linux-binary-unsigned-7\.2\.13\+deb14-amd64 linux-modules-7\.2\.13\+deb14-amd64 linux-base-7\.2\.13\+deb14-amd64$' "$FAKE/calls"
+	ok "sid-kernel: image, indexed modules and module in the cache, kernels/7 points there" \
+		bash -c "[ \"\$(readlink '$K/7')\" = 7.2.13+deb14-amd64 ] &&
+			grep -q 'Linux version' '$K/7/boot/vmlinuz-7.2.13+deb14-amd64' &&
+			grep -q sch_netem '$K/7/usr/lib/modules/7.2.13+deb14-amd64/modules.dep' &&
+			[ -f '$K/7/tcp_bbr2.ko' ]"
+	ok "sid-kernel: nothing installed on the host (/boot, /usr/lib/modules empty)" \
+		bash -c "[ -z \"\$(find /boot /usr/lib/modules -mindepth 1)\" ]"
+	run_setup env CACHE="$FAKE/home/cache" "$SELFTESTS/vm/vm-run" -k 7 true
+	ok "vm-run -k 7, fetched: finds the image and its modules in the cache" \
+		bash -c "! grep -qE 'missing .*(vmlinuz|modules|sid-kernel)' '$OUT' && grep -q 'missing vng' '$OUT'"
+	: >"$FAKE/calls"
+	run_setup env CACHE="$FAKE/home/cache" "$SELFTESTS/vm/sid-kernel.sh"; rc=$?
+	ok "sid-kernel, fetched: rebuilds the module, downloads nothing" \
+		bash -c "[ $rc -eq 0 ] && grep -q 'make -C /build' '$FAKE/calls' && ! grep -q download '$FAKE/calls'"
+	fresh_machine sid-kernel-moved
+	run_setup env CACHE="$FAKE/home/cache" "$SELFTESTS/build/build-matrix.sh" 7
+	touch "$FAKE/sid-moved"
+	run_setup env CACHE="$FAKE/home/cache" "$SELFTESTS/vm/sid-kernel.sh"; rc=$?
+	ok "sid-kernel, sid dropped the chroot's ABI: updates, installs the newest headers, fetches that" \
+		bash -c "[ $rc -eq 0 ] && tail -n 1 '$OUT' | grep -qx '7.3.1+deb14-amd64' &&
+			grep -q 'apt-get -q update' '$FAKE/calls' &&
+			grep -q 'install -y --no-install-recommends linux-headers-7.3.1+deb14-amd64' '$FAKE/calls' &&
+			[ \"\$(readlink '$FAKE/home/cache/kernels/7')\" = 7.3.1+deb14-amd64 ]"
+	fresh_machine sid-no-depmod
+	# depmod lives in the sbin directories: a PATH without them
+	SYSPATH=/usr/bin:/bin run_setup env CACHE="$FAKE/home/cache" "$SELFTESTS/vm/sid-kernel.sh"; rc=$?
+	ok "sid-kernel, depmod missing: fails, says to install kmod, downloads nothing" \
+		bash -c "[ $rc -ne 0 ] && grep -q 'depmod missing: apt-get install .*kmod' '$OUT' &&
+			! grep -q download '$FAKE/calls'"
+}
 
+if [ "$SECTION" = setup ]; then
+	setup_cases
+else
+	sid_kernel_cases
+fi
 echo "1..$nr"
 echo "$passed passed, $failed failed, 0 skipped"
 [ "$failed" -eq 0 ]

@@ -5,8 +5,9 @@
 #
 #   1. setup    the set-up scripts on a stubbed machine with nothing
 #               installed (fresh-machine-test.sh), then install the test bed
-#               (selftests/runner/setup-deps.sh) and fetch the kernel's checkpatch
-#               and reference CCs (fetch-kernel-source.sh)
+#               (selftests/runner/setup-deps.sh), then sid-kernel.sh on the
+#               stubbed machine (it needs the test bed's depmod), and fetch
+#               the kernel's checkpatch and reference CCs (fetch-kernel-source.sh)
 #   2. quick    build against the VM kernel's headers with W=1 -Werror,
 #               checkpatch --strict, sparse, parameter docs in sync, one
 #               version everywhere, tables from raw data, no process
@@ -95,6 +96,11 @@ stage "setup: set-up scripts on a machine with nothing installed" fresh-machine 
 	"${sudo[@]}" "$SELFTESTS/runner/fresh-machine-test.sh"
 add_counts "$RESULTS/fresh-machine.log"
 stage "setup: test bed (setup-deps.sh)" setup-deps "${sudo[@]}" "$SELFTESTS/runner/setup-deps.sh"
+# sid-kernel.sh's "not fetched yet" branches: they index modules with the
+# host's depmod, which comes with the test bed
+stage "setup: sid's 7.x kernel fetched on demand (vm/sid-kernel.sh)" fresh-sid-kernel \
+	"${sudo[@]}" "$SELFTESTS/runner/fresh-machine-test.sh" sid-kernel
+add_counts "$RESULTS/fresh-sid-kernel.log"
 KSRC=$("$SELFTESTS/runner/fetch-kernel-source.sh" 2>"$RESULTS/fetch-ksrc.log") || KSRC=
 if [ -n "$KSRC" ]; then
 	passed=$((passed + 1)); report+=("ok      setup: kernel source files ($KSRC)")
