@@ -28,7 +28,8 @@
 # and /usr/local/bin are empty, with a private HOME and cache, and with
 # apt-get, dpkg-query, python3 (for pip), debootstrap and chroot replaced by
 # stubs that act like the real commands on such a machine and record what
-# they were asked to do.  Nothing on this machine is changed.  Runs as root
+# they were asked to do.  Nothing on this machine is changed (the last
+# case checks).  Runs as root
 # (mount namespaces); prints TAP and "N passed, N failed, N skipped".
 set -uo pipefail
 export LC_ALL=C
@@ -53,7 +54,46 @@ fi
 SECTION=$2
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/bbr2-fresh.XXXXXX")
-trap 'rm -rf "$WORK"' EXIT
+
+# The directories the set-up scripts install into, each an empty tmpfs in
+# every case (fresh_machine()).  A machine without a kernel has no
+# /usr/lib/modules: a missing mount point is made for the test and removed
+# at exit, and a case never runs on this machine's own directories.
+FRESH_DIRS="/boot /usr/lib/modules /usr/local/bin"
+made_dirs=()
+unmount_fresh_dirs() {
+	local d
+
+	for d in $FRESH_DIRS; do
+		while mountpoint -q "$d"; do
+			umount -l "$d" || break
+		done
+	done
+}
+cleanup() {
+	local d
+
+	unmount_fresh_dirs
+	for d in "${made_dirs[@]}"; do
+		rmdir "$d" 2>/dev/null
+	done
+	rm -rf "$WORK"
+}
+trap cleanup EXIT
+for d in $FRESH_DIRS; do
+	[ -d "$d" ] && continue
+	mkdir -p "$d" || { echo "fresh-machine-test.sh: cannot create $d" >&2; exit 1; }
+	made_dirs+=("$d")
+done
+# what this machine holds there, to show at the end that no case changed it
+machine_dirs() {
+	local d
+
+	for d in $FRESH_DIRS; do
+		find "$d" -maxdepth 2 -printf '%p %y %l\n'
+	done | sort
+}
+machine_before=$(machine_dirs)
 STUBS=$WORK/stubs
 mkdir -p "$STUBS"
 REAL_PYTHON=$(command -v python3)
@@ -252,9 +292,12 @@ fresh_machine() {
 	rm -rf "$FAKE"
 	mkdir -p "$FAKE/home"
 	: >"$FAKE/calls"
-	for d in /boot /usr/lib/modules /usr/local/bin; do
-		mountpoint -q "$d" && umount -l "$d" 2>/dev/null
-		mount -t tmpfs fresh "$d" || return 1
+	unmount_fresh_dirs
+	for d in $FRESH_DIRS; do
+		mount -t tmpfs fresh "$d" || {
+			echo "fresh-machine-test.sh: cannot mount a tmpfs on $d" >&2
+			exit 1
+		}
 	done
 	export FAKE
 }
@@ -427,6 +470,11 @@ if [ "$SECTION" = setup ]; then
 else
 	sid_kernel_cases
 fi
+unmount_fresh_dirs
+OUT=$WORK/machine-dirs
+diff <(echo "$machine_before") <(machine_dirs) >"$OUT"
+ok "this machine's /boot, /usr/lib/modules and /usr/local/bin are as they were" \
+	test ! -s "$OUT"
 echo "1..$nr"
 echo "$passed passed, $failed failed, 0 skipped"
 [ "$failed" -eq 0 ]
