@@ -20,11 +20,13 @@
 #               profile (selftests/hostbench; skipped where the kernel cannot)
 #   3. vm       the behavioural suite inside a QEMU VM (selftests/runner/run-suite.sh)
 #               on each kernel of VM_KERNELS (default: all of vm/kernels.conf):
-#               all of it on FULL_SUITE_ABI, the functional tests and the
-#               loss and ECN scenarios (SUITE=series) on the others unless
-#               VM_SUITE=all, with a table test x kernel; then,
+#               all of it on FULL_SUITE_ABI, with bbr2_bpf's functional
+#               tests in the same boot (BPF_ABI), the functional tests and
+#               the loss and ECN scenarios (SUITE=series) on the others
+#               unless VM_SUITE=all, with a table test x kernel; then,
 #               on the default kernel, the admin guide's commands and the
-#               short stress/fault profile and the tools/ tests
+#               short stress/fault profile and the tools/ tests; last,
+#               bbr2_bpf on sid's 7.x
 #
 # Each stage is a test; the model and VM stages add their own counts.  The
 # last line is "total: N passed, N failed, N skipped"; the exit code is 0
@@ -87,6 +89,39 @@ add_ktap() {
 	failed=$((failed + $(grep -cE '^not ok [0-9]+' "$1")))
 }
 
+# lane_begin FUNC: run FUNC's stages in the background (their console
+# output held back); lane_join waits for it and adds its output, report
+# lines and counts to this run's.  The lane is a subshell of its own
+# (lane_run): its counts start at zero.
+# shellcheck disable=SC2030,SC2031
+lane_run() (
+	passed=0 failed=0 skipped=0 report=() failed_logs=()
+	"$1"
+	echo "$passed $failed $skipped" >"$RESULTS/lane.counts"
+	printf '%s\n' "${report[@]}" >"$RESULTS/lane.report"
+	printf '%s\n' "${failed_logs[@]}" >"$RESULTS/lane.failed"
+)
+
+lane_begin() {
+	lane_run "$1" >"$RESULTS/lane.out" 2>&1 &
+	lane_pid=$!
+	lane_name=$1
+}
+
+# shellcheck disable=SC2031 # the counts are the lane's, read back
+lane_join() {
+	local p f s
+	wait "$lane_pid"
+	cat "$RESULTS/lane.out"
+	if ! read -r p f s <"$RESULTS/lane.counts"; then
+		failed=$((failed + 1)); report+=("FAILED  $lane_name (ended early, log $RESULTS/lane.out)")
+		return
+	fi
+	passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + s))
+	mapfile -t -O "${#report[@]}" report < <(grep . "$RESULTS/lane.report")
+	mapfile -t -O "${#failed_logs[@]}" failed_logs < <(grep . "$RESULTS/lane.failed")
+}
+
 # ---- 1. setup
 sudo=()
 [ "$(id -u)" = 0 ] || sudo=(sudo)
@@ -143,22 +178,42 @@ if command -v shellcheck >/dev/null; then
 else
 	skip "quick: shellcheck" "shellcheck not installed"
 fi
-stage "quick: model tests" model make -C "$SELFTESTS/model" check ${KSRC:+KSRC="$KSRC"}
-add_counts "$RESULTS/model.log"
-stage "quick: model tests under ASan+UBSan" model-san \
-	make -C "$SELFTESTS/model" check SANITIZE=1
-add_counts "$RESULTS/model-san.log"
+# The model tests (single-threaded, about 6 minutes) run in a lane of their
+# own beside the compiles and chroots that follow; nothing that measures
+# time or throughput runs until the lane has ended.
+model_lane() {
+	stage "quick: model tests" model make -C "$SELFTESTS/model" check ${KSRC:+KSRC="$KSRC"}
+	add_counts "$RESULTS/model.log"
+	stage "quick: model tests under ASan+UBSan" model-san \
+		make -C "$SELFTESTS/model" check SANITIZE=1
+	add_counts "$RESULTS/model-san.log"
+	stage "quick: model tests on the 7.1 API (KVER=7.1)" model-7.1 \
+		make -C "$SELFTESTS/model" check KVER=7.1
+	add_counts "$RESULTS/model-7.1.log"
+}
+lane_begin model_lane
+
 stage "quick: tools unit tests (bbr2-lab statistics, report, plots)" tools-unit \
 	/usr/bin/python3 -m unittest discover -s "$REPO/tools/tests"
 stage "quick: peer benchmark report unit tests (peers-report.py)" bench-report \
 	/usr/bin/python3 -m unittest discover -s "$SELFTESTS/bench" -p 'test_*.py'
-stage "quick: tools/pathemu unit tests (ASan+UBSan)" pathemu \
-	make -C "$REPO/tools/pathemu" -B check SANITIZE=1
-add_counts "$RESULTS/pathemu.log"
-
 stage "quick: bbr2_bpf: make bpf, the admin guide's build commands" bpf-build \
 	"$SELFTESTS/docs/bpf_build_commands_work.sh"
 add_ktap "$RESULTS/bpf-build.log"
+
+
+# The same tree on every kernel series: build, DKMS, package.
+stage "quick: build matrix 5.10 6.1 6.12 7.x, W=1, no warnings" matrix \
+	"${sudo[@]}" "$SELFTESTS/build/build-matrix.sh"
+grep -A9 '^series kernel' "$RESULTS/matrix.log" | sed 's/^/   /'
+stage "quick: packages (deb, rpm), DKMS, make install, signing (chroot)" packaging \
+	"${sudo[@]}" "$SELFTESTS/packaging/packaging-test.sh"
+add_counts "$RESULTS/packaging.log"
+lane_join
+
+stage "quick: tools/pathemu unit tests (ASan+UBSan)" pathemu \
+	make -C "$REPO/tools/pathemu" -B check SANITIZE=1
+add_counts "$RESULTS/pathemu.log"
 
 # bbr2_bpf on this machine's own kernel (skipped, with the reason, where
 # it does not take struct_ops congestion controls: exit 4, its log says why)
@@ -170,18 +225,6 @@ host_bpf() {
 }
 stage "quick: bbr2_bpf on the host's kernel ($(uname -r))" host-bpf host_bpf
 add_ktap "$RESULTS/host-bpf.log"
-
-stage "quick: model tests on the 7.1 API (KVER=7.1)" model-7.1 \
-	make -C "$SELFTESTS/model" check KVER=7.1
-add_counts "$RESULTS/model-7.1.log"
-
-# The same tree on every kernel series: build, DKMS, package.
-stage "quick: build matrix 5.10 6.1 6.12 7.x, W=1, no warnings" matrix \
-	"${sudo[@]}" "$SELFTESTS/build/build-matrix.sh"
-grep -A9 '^series kernel' "$RESULTS/matrix.log" | sed 's/^/   /'
-stage "quick: packages (deb, rpm), DKMS, make install, signing (chroot)" packaging \
-	"${sudo[@]}" "$SELFTESTS/packaging/packaging-test.sh"
-add_counts "$RESULTS/packaging.log"
 
 # ---- host tier: bbr2_bpf on this machine's own kernel over tools/pathemu
 # (selftests/hostbench/host-bench.sh, PROFILE=short: ~2 minutes; the full
@@ -237,6 +280,7 @@ if [ "${QUICK:-0}" = 1 ]; then
 elif [ $build_ok = 0 ]; then
 	skip "vm: behavioural suite" "module did not build"
 else
+	bpf_done=0
 	for abi in $VM_KERNELS; do
 		# the whole suite on FULL_SUITE_ABI, on a kernel asked for
 		# alone, or with VM_SUITE=all; the series subset elsewhere
@@ -245,10 +289,16 @@ else
 		   [ "${VM_SUITE:-}" = all ]; then
 			suite=all what="behavioural suite"
 		fi
+		# bbr2_bpf's functional tests join the whole suite's boot
+		# on BPF_ABI (vm/kernels.conf)
+		with_bpf=0
+		if [ "${BPF:-1}" = 1 ] && [ "$abi" = "$BPF_ABI" ] && [ $suite = all ]; then
+			with_bpf=1 bpf_done=1 what="$what and bbr2_bpf's functional tests"
+		fi
 		# builds tcp_bbr2.ko for this kernel, then boots it
 		stage "vm: $what on $abi" "vm-$abi" \
 			make -C "$SELFTESTS" vm-selftest KVER="$abi" SUITE=$suite \
-			RESULTS="$RESULTS/vm-$abi"
+			WITH_BPF=$with_bpf RESULTS="$RESULTS/vm-$abi"
 		# one test per top-level TAP line of run-suite.sh
 		add_ktap "$RESULTS/vm-$abi.log"
 		sed -n '/---- summary/,$p' "$RESULTS/vm-$abi.log"
@@ -279,17 +329,18 @@ else
 		RESULTS="$RESULTS/vm-tools"
 	add_counts "$RESULTS/vm-tools.log"
 
-	# Last, as it rebuilds tcp_bbr2.ko for its own kernel.
+	# Last, as they rebuild tcp_bbr2.ko for their own kernel.
 	# bbr2_bpf, the BPF build: load, tunables, unload under load, the
-	# admin guide's commands, selection; on the first kernel >= 6.10 of
-	# kernels.conf (6.1's verifier refuses it).  About 4 minutes;
-	# BPF_TESTS=all adds the behavioural suite for it (about 30); BPF=0
-	# leaves it out.
+	# admin guide's commands, the boot unit; on BPF_ABI, in a boot of its
+	# own when the suite did not run there (about 4 minutes; BPF_TESTS=all
+	# adds the behavioural suite for it, about 30).  BPF=0 leaves it out.
 	if [ "${BPF:-1}" = 1 ]; then
-		stage "vm: bbr2_bpf (BPF struct_ops build) functional tests" vm-bpf \
-			make -C "$SELFTESTS" vm-bpf ${BPF_TESTS:+BPF_TESTS="$BPF_TESTS"} \
-			RESULTS="$RESULTS/vm-bpf"
-		add_ktap "$RESULTS/vm-bpf.log"
+		if [ $bpf_done = 0 ] || [ -n "${BPF_TESTS:-}" ]; then
+			stage "vm: bbr2_bpf (BPF struct_ops build) functional tests" vm-bpf \
+				make -C "$SELFTESTS" vm-bpf ${BPF_TESTS:+BPF_TESTS="$BPF_TESTS"} \
+				RESULTS="$RESULTS/vm-bpf"
+			add_ktap "$RESULTS/vm-bpf.log"
+		fi
 		# 7.1+ only: the object with cwnd_event_tx_start (picked by
 		# the kernel's BTF, idle restarts reach the model) and AccECN
 		# end to end, on sid's newest 7.x (vm/sid-kernel.sh fetches it

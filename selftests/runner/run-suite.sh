@@ -65,13 +65,13 @@ BEHAVIOUR_TESTS="
 	ecn_lowers_delay_and_retransmits
 "
 # The scenarios where the kernel's own TCP code decides most of what the
-# model is given: loss detection and recovery (SACK, RACK, the lost
-# retransmits of 16 flows in a shallow buffer) and ECN negotiation and CE
-# feedback, code that changes between kernel series.  The other scenarios
-# drive the same model through the same hooks; they run on FULL_SUITE_ABI.
+# model is given: loss detection and recovery (SACK, RACK) and ECN
+# negotiation and CE feedback, code that changes between kernel series.
+# The other scenarios drive the same model through the same hooks (the 16
+# flows of the shallow buffer through the same loss detection); they run
+# on FULL_SUITE_ABI.
 SERIES_TESTS="
 	loss_up_to_1pct_keeps_link
-	shallow_buffer_16_flows_few_retransmits
 	ecn_lowers_delay_and_retransmits
 "
 # shellcheck disable=SC2086,SC2116 # flatten the word lists
@@ -81,7 +81,8 @@ if [ "${BBR2_CC:-bbr2}" = bbr2_bpf ]; then
 	ALL_TESTS=$(echo $BPF_FUNCTIONAL_TESTS $CAPACITY_TEST ${BEHAVIOUR_TESTS/probe_rtt_every_5s/})
 elif [ -n "${BBR2_BPF:-}" ]; then
 	ALL_TESTS=$(echo $FUNCTIONAL_TESTS bbr2_bpf_loads_tunes_and_unloads \
-		bbr2_bpf_admin_guide_commands_work $CAPACITY_TEST $BEHAVIOUR_TESTS)
+		bbr2_bpf_admin_guide_commands_work bbr2_bpf_boot_unit_and_status \
+		$CAPACITY_TEST $BEHAVIOUR_TESTS)
 elif [ "${SUITE:-all}" = series ]; then
 	ALL_TESTS=$(echo $FUNCTIONAL_TESTS $CAPACITY_TEST $SERIES_TESTS)
 else

@@ -129,7 +129,7 @@ ktap_info "before: $(grep -c . <<<"$before") parameters and qdisc lines, loss_th
 rm -rf "$OUT"
 ktap_result "two-host TOML job: bbr2-lab run --sender --receiver --netem" \
 	"$LAB" run --sender root@10.0.1.1 --receiver root@10.0.3.2:22 \
-	--netem root@10.0.1.2:r1b --out "$OUT/toml" --formats png \
+	--netem root@10.0.1.2:r1b --out "$OUT/toml" \
 	"$REPO/tools/tests/two-hosts.toml"
 for cc in bbr2 cubic; do
 	idir=$OUT/toml/two-hosts/mix=$cc-1/iter-1
@@ -157,8 +157,6 @@ s = m["sender"]
 assert s["tcp_bbr2_version"] and s["params"]["loss_thresh"] == "7", s
 assert len(s["params"]) > 20, s["params"]
 ' "$OUT/toml/hosts.json"
-check "plots of the two-host job" \
-	"$(find "$OUT/toml/plots" -name '*.png' -size +5k 2>/dev/null | wc -l) >= 3"
 after=$(host_state)
 ktap_result "after the TOML job: parameters (loss_thresh 7) and qdiscs as before" \
 	test "$before" = "$after"

@@ -26,6 +26,7 @@ import os
 import shlex
 import signal
 import tempfile
+import threading
 import time
 
 from . import jobs, remote, samples
@@ -39,6 +40,46 @@ class Interrupted(BaseException):
 
 def _on_signal(signum, _frame):
     raise Interrupted(signal.Signals(signum).name)
+
+
+def on_every_host(hosts, fn):
+    """fn(host) for every host at the same time: the set-up's SSH key
+    exchanges and remote commands cost round trips per host, which overlap
+    instead of adding up.  Returns the results in the hosts' order once
+    every call has ended.  A call's exception is raised then (the first
+    host's first), and so is a SIGINT or SIGTERM that came meanwhile: it
+    is held back and raised again after the calls, so that what follows
+    (the restore) never runs beside a call still changing a host."""
+    results = [None] * len(hosts)
+    errors = [None] * len(hosts)
+    held = []
+
+    def call(i, host):
+        try:
+            results[i] = fn(host)
+        except Exception as e:      # handed to the caller's thread
+            errors[i] = e
+
+    def hold(signum, _frame):
+        held.append(signum)
+
+    old = {s: signal.signal(s, hold) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        threads = [threading.Thread(target=call, args=(i, h), daemon=True)
+                   for i, h in enumerate(hosts)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h)
+    if held:
+        signal.raise_signal(held[0])
+    for e in errors:
+        if e is not None:
+            raise e
+    return results
 
 
 def check_toml_job(job):
@@ -107,22 +148,31 @@ class Lab:
 
     def connect(self):
         """Every host answers, or RemoteError before anything changed."""
-        errors = []
-        for h in self.hosts:
+        def connect(h):
             try:
                 h.connect()
             except remote.RemoteError as e:
-                errors.append(str(e))
+                return str(e)
+            return None
+
+        errors = [e for e in on_every_host(self.hosts, connect) if e]
         if errors:
             raise remote.RemoteError("%s\nnothing was changed on any host" % "\n".join(errors))
 
     def prepare(self, job_list):
         dst = self.dst_addr or self.receiver.host
-        self.meta["sender"] = remote.host_metadata(self.sender, dst)
-        self.meta["receiver"] = remote.host_metadata(self.receiver, self.sender.host)
-        if self.netem:
-            self.meta["netem"] = remote.host_metadata(self.netem, dst, self.netem_devs[0])
-            self.meta["netem"]["qdiscs"] = {d: self.netem.qdisc_show(d) for d in self.netem_devs}
+
+        def metadata(h):
+            if h is self.sender:
+                return remote.host_metadata(h, dst)
+            if h is self.receiver:
+                return remote.host_metadata(h, self.sender.host)
+            meta = remote.host_metadata(h, dst, self.netem_devs[0])
+            meta["qdiscs"] = {d: h.qdisc_show(d) for d in self.netem_devs}
+            return meta
+
+        for h, meta in zip(self.hosts, on_every_host(self.hosts, metadata)):
+            self.meta[h.role] = meta
         problems = []
         for role in ("sender", "receiver"):
             m = self.meta[role]
@@ -162,8 +212,7 @@ class Lab:
             json.dump({"sender_params": self.param_snapshot,
                        "qdiscs": {"%s:%s" % k: g.before for k, g in self.guards.items()}},
                       f, indent=1)
-        for h in self.hosts:
-            h.make_state_dir()
+        on_every_host(self.hosts, lambda h: h.make_state_dir())
 
     # --------------------------------------------------------- restoring ---
 

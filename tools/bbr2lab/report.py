@@ -7,11 +7,16 @@ import json
 import math
 import os
 
-import matplotlib
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+from . import stats
 
-from . import stats  # noqa: E402
+
+def _pyplot():
+    """matplotlib's pyplot, imported on the first plot: a run without
+    plots (or the tables alone) does not pay for its import."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    return plt
 
 COLUMNS = [("point", "point"), ("cc", "flows"), ("n", "runs"),
            ("mbps_mean", "Mbit/s mean"), ("mbps_cv", "CV"), ("mbps_min", "min"),
@@ -114,7 +119,7 @@ def _save(fig, base, formats):
 def plot_timeseries(it, title):
     """Per-flow and summed throughput over time, retransmits on a second
     axis (the ESnet paper's figure style)."""
-    fig, ax = plt.subplots(figsize=(8, 4.5))
+    fig, ax = _pyplot().subplots(figsize=(8, 4.5))
     ax2 = ax.twinx()
     total, retrans = {}, {}
     nflows = len(it["flows"])
@@ -151,7 +156,7 @@ def plot_timeseries(it, title):
 def plot_curve(job, points, xkey, title):
     """Mean throughput per flow group vs a swept numeric key (e.g. loss),
     min..max as error bars; one line per (mix, group, other settings)."""
-    fig, ax = plt.subplots(figsize=(8, 4.5))
+    fig, ax = _pyplot().subplots(figsize=(8, 4.5))
     lines = {}
     for pt, _, rows in points:
         if xkey not in pt["swept"]:
@@ -205,7 +210,7 @@ def plot_bars(points, xkey, title):
     """Grouped bars: mean throughput per flow group at each value of xkey
     (the buffer-size table), min..max as error bars; retransmit % printed
     above each bar."""
-    fig, ax = plt.subplots(figsize=(8, 4.5))
+    fig, ax = _pyplot().subplots(figsize=(8, 4.5))
     xs, ccs, val = _rows_by_x_and_cc(
         points, lambda pt: str(pt["swept"].get(xkey, pt["id"])) if xkey else pt["id"])
     width = 0.8 / max(len(ccs), 1)
@@ -245,7 +250,7 @@ def plot_loss_grid(points, title):
     panels = sorted({_panel_key(pt["config"]) for pt, _, _ in points})
     ncol = 2 if len(panels) > 1 else 1
     nrow = (len(panels) + ncol - 1) // ncol
-    fig, axes = plt.subplots(nrow, ncol, figsize=(5 * ncol, 3.4 * nrow), squeeze=False,
+    fig, axes = _pyplot().subplots(nrow, ncol, figsize=(5 * ncol, 3.4 * nrow), squeeze=False,
                              sharey=True)
     styles = ["-", "--", ":", "-."]
     bufs = sorted({jobs_buffer(pt["config"]) for pt, _, _ in points})
@@ -291,7 +296,7 @@ def plot_mix_panels(points, xkey, title):
             mixes.append(pt["config"]["mix"])
     ncol = 2 if len(mixes) > 1 else 1
     nrow = (len(mixes) + ncol - 1) // ncol
-    fig, axes = plt.subplots(nrow, ncol, figsize=(5.5 * ncol, 3.2 * nrow), squeeze=False,
+    fig, axes = _pyplot().subplots(nrow, ncol, figsize=(5.5 * ncol, 3.2 * nrow), squeeze=False,
                              sharey=True)
     for i, mix in enumerate(mixes):
         ax = axes[i // ncol][i % ncol]
@@ -398,7 +403,7 @@ def pivot_mix_table(points, xkey):
 def plot_rtt_cdf(points, title):
     """CDF of the smoothed RTT samples, per flow group (per point when
     there are few points, pooled by CC label otherwise)."""
-    fig, ax = plt.subplots(figsize=(8, 4.5))
+    fig, ax = _pyplot().subplots(figsize=(8, 4.5))
     series = {}
     per_point = len(points) <= 6
     for pt, its, _ in points:
@@ -496,7 +501,7 @@ def write_report(rdir, formats=("png", "svg"), plots=True):
         md += cpu_table(os.path.dirname(jpath), job)
         for name, fig in (job_figures(job, points) if plots else []):
             paths = _save(fig, os.path.join(pdir, "%s-%s" % (job["name"], name)), formats)
-            plt.close(fig)
+            _pyplot().close(fig)
             md.append("![%s %s](%s)" % (job["name"], name,
                                           os.path.relpath(paths[0], rdir)))
         md.append("")

@@ -7,8 +7,11 @@ code over real SSH is tested in the VM
 
 import argparse
 import os
+import signal
 import sys
 import tempfile
+import threading
+import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -341,6 +344,52 @@ class NothingBeforeEveryHostAnswers(unittest.TestCase):
             remote.Host = real
         self.assertEqual(rc, 2)
         self.assertEqual(FakeHost.log, [])
+
+
+class SetUpOnEveryHostAtOnce(unittest.TestCase):
+    """The set-up's per-host steps (ControlMaster, metadata, state
+    directory) run on all hosts at once, and a failure or a signal is
+    raised only once every host's step has ended: the restore that follows
+    must not race a step still running."""
+
+    def test_steps_overlap_and_keep_the_hosts_order(self):
+        together = threading.Barrier(3, timeout=10)
+
+        def step(h):
+            together.wait()         # breaks unless all three are in flight
+            return h * 10
+
+        self.assertEqual(hostrun.on_every_host([1, 2, 3], step), [10, 20, 30])
+
+    def test_an_error_waits_for_the_other_hosts(self):
+        ended = []
+
+        def step(h):
+            if h == 1:
+                raise remote.RemoteError("host 1 refused")
+            time.sleep(0.3)
+            ended.append(h)
+
+        with self.assertRaisesRegex(remote.RemoteError, "host 1 refused"):
+            hostrun.on_every_host([1, 2, 3], step)
+        self.assertEqual(sorted(ended), [2, 3])
+
+    def test_a_signal_waits_for_the_other_hosts(self):
+        ended = []
+
+        def step(h):
+            if h == 1:
+                os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(0.5)
+            ended.append(h)
+
+        old = signal.signal(signal.SIGTERM, hostrun._on_signal)
+        try:
+            with self.assertRaises(hostrun.Interrupted):
+                hostrun.on_every_host([1, 2, 3], step)
+        finally:
+            signal.signal(signal.SIGTERM, old)
+        self.assertEqual(sorted(ended), [1, 2, 3])
 
 
 class SamplerParserTests(unittest.TestCase):
