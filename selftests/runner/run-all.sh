@@ -22,8 +22,8 @@
 #               on each kernel of VM_KERNELS (default: all of vm/kernels.conf):
 #               all of it on FULL_SUITE_ABI, with bbr2_bpf's functional
 #               tests in the same boot (BPF_ABI), the functional tests and
-#               the loss and ECN scenarios (SUITE=series) on the others
-#               unless VM_SUITE=all, with a table test x kernel; then,
+#               the loss scenario (SUITE=series) on the others unless
+#               VM_SUITE=all, with a table test x kernel; then,
 #               on the default kernel, the admin guide's commands and the
 #               short stress/fault profile and the tools/ tests; last,
 #               bbr2_bpf on sid's 7.x
@@ -38,8 +38,8 @@ SELFTESTS=$(cd "$(dirname "$0")/.." && pwd)
 REPO=$(cd "$SELFTESTS/.." && pwd)
 # shellcheck source=vm/kernels.conf
 source "$SELFTESTS/vm/kernels.conf"
-# The behavioural suite's kernels (about 20 minutes for the whole suite, 11
-# for SUITE=series): every kernel of
+# The behavioural suite's kernels (about 25 minutes for the whole suite
+# with bbr2_bpf's functional tests, 7 for SUITE=series): every kernel of
 # vm/kernels.conf (6.1, and 6.12, which Google's BBRv3 is compared on),
 # KVER alone when one is given, or VM_KERNELS="ABI ..."; the word 7 there
 # is Debian sid's newest 7.x kernel (vm/sid-kernel.sh; on demand only).
@@ -284,7 +284,7 @@ else
 	for abi in $VM_KERNELS; do
 		# the whole suite on FULL_SUITE_ABI, on a kernel asked for
 		# alone, or with VM_SUITE=all; the series subset elsewhere
-		suite=series what="functional tests, loss and ECN scenarios"
+		suite=series what="functional tests and the loss scenario"
 		if [ "$abi" = "$FULL_SUITE_ABI" ] || [ "$VM_KERNELS" = "$abi" ] ||
 		   [ "${VM_SUITE:-}" = all ]; then
 			suite=all what="behavioural suite"
@@ -312,22 +312,21 @@ else
 		RESULTS="$RESULTS/vm-docs"
 	add_ktap "$RESULTS/vm-docs.log"
 
-	# stress, faults, bad input (selftests/stress), CI-sized profile;
-	# STRESS=0 leaves it out
+	# stress, faults, bad input (selftests/stress), CI-sized profile,
+	# then tools/ (bpftrace scripts on the tracepoints, bbr2-lab runs), in
+	# one boot; STRESS=0 leaves the stress suite out
 	if [ "${STRESS:-1}" = 1 ]; then
-		stage "vm: stress, faults and bad input on $KVER (PROFILE=short)" vm-stress \
-			make -C "$SELFTESTS" vm-stress NO_BUILD=1 KVER="$KVER" PROFILE=short \
-			RESULTS="$RESULTS/vm-stress"
-		add_ktap "$RESULTS/vm-stress.log"
+		stage "vm: stress, faults and bad input (PROFILE=short), tools, on $KVER" vm-stress-tools \
+			make -C "$SELFTESTS" vm-stress-tools NO_BUILD=1 KVER="$KVER" PROFILE=short \
+			RESULTS="$RESULTS/vm-stress-tools"
+		add_ktap "$RESULTS/vm-stress-tools.log"
 	else
 		skip "vm: stress, faults and bad input" "STRESS=0"
+		stage "vm: tools (bpftrace scripts, bbr2-lab runs) on $KVER" vm-tools \
+			make -C "$SELFTESTS" vm-tools NO_BUILD=1 KVER="$KVER" TESTS= \
+			RESULTS="$RESULTS/vm-tools"
+		add_ktap "$RESULTS/vm-tools.log"
 	fi
-
-	# tools/: bpftrace scripts on the tracepoints, a bbr2-lab smoke run
-	stage "vm: tools (bpftrace scripts, bbr2-lab smoke run) on $KVER" vm-tools \
-		make -C "$SELFTESTS" vm-tools NO_BUILD=1 KVER="$KVER" TESTS= \
-		RESULTS="$RESULTS/vm-tools"
-	add_counts "$RESULTS/vm-tools.log"
 
 	# Last, as they rebuild tcp_bbr2.ko for their own kernel.
 	# bbr2_bpf, the BPF build: load, tunables, unload under load, the
