@@ -392,6 +392,67 @@ class SetUpOnEveryHostAtOnce(unittest.TestCase):
         self.assertEqual(sorted(ended), [1, 2, 3])
 
 
+class SignalDuringSetUpHost(FakeHost):
+    """A host whose state directory is made while SIGNAL arrives."""
+    signal = signal.SIGINT
+
+    def sh(self, script, **kw):
+        FakeHost.log.append((self.role, script))
+        if script.startswith("peer="):              # remote.META_SCRIPT
+            return ("dev=eth0\nhas_iperf3=1\nhas_setsid=1\nhas_ss=1\n"
+                    "tcp_available_congestion_control=reno cubic bbr2\n"
+                    "param.loss_thresh=5\n")
+        return ""
+
+    def make_state_dir(self):
+        os.kill(os.getpid(), SignalDuringSetUpHost.signal)
+        time.sleep(0.2)
+        self.state = "/tmp/bbr2-lab.fake"
+
+    def kill_all(self):
+        FakeHost.log.append((self.role, "kill_all"))
+        return []
+
+    def read_params(self):
+        return {"loss_thresh": "5"}
+
+    def write_param(self, name, value):
+        FakeHost.log.append((self.role, "write %s=%s" % (name, value)))
+
+
+class InterruptedRunRestores(unittest.TestCase):
+    """SIGINT (a terminal's ^C) and SIGTERM (kill, a job scheduler) end a
+    run the same way: exit 130, every host's processes stopped, the
+    parameters compared with the snapshot, the handlers put back.  The VM
+    test interrupts real runs over SSH with SIGTERM."""
+
+    def interrupted_run(self, sig):
+        real = remote.Host
+        remote.Host = SignalDuringSetUpHost
+        SignalDuringSetUpHost.signal = sig
+        FakeHost.log = []
+        try:
+            job = jobs.expand({"job": {"name": "j", "duration": 1},
+                               "base": {"params": {"loss_thresh": 3}}})
+            with tempfile.TemporaryDirectory() as out:
+                args = argparse.Namespace(sender="root@snd", receiver="root@rcv",
+                                          netem=None, dst_addr=None,
+                                          ssh_config=None, ssh_option=None, sudo=False)
+                return hostrun.run_remote([job], out, args)
+        finally:
+            remote.Host = real
+
+    def test_sigint_and_sigterm(self):
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            before = signal.getsignal(sig)
+            rc = self.interrupted_run(sig)
+            self.assertEqual(rc, 130, sig)
+            self.assertIn(("sender", "kill_all"), FakeHost.log)
+            self.assertIn(("receiver", "kill_all"), FakeHost.log)
+            self.assertFalse([e for e in FakeHost.log if e[1].startswith("write ")])
+            self.assertIs(signal.getsignal(sig), before)
+
+
 class SamplerParserTests(unittest.TestCase):
     SS = ("@1700000000.25\n"
           "0      0      10.0.1.1:40580 10.0.3.2:5201\n"
