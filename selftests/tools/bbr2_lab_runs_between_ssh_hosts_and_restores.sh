@@ -198,38 +198,37 @@ ktap_result "after the INI job: parameters and qdiscs as before" test "$before" 
 [ "$before" = "$after" ] || ktap_info "$(diff <(echo "$before") <(echo "$after"))"
 
 # --- 3. an interrupted run ---------------------------------------------------
-for sig in TERM; do
-	rm -rf "$OUT/int-$sig"
-	"$LAB" run --sender root@10.0.1.1 --receiver root@10.0.3.2 --netem root@10.0.1.2:r1b \
-		--duration 40 --no-report --out "$OUT/int-$sig" "$REPO/tools/tests/two-hosts.toml" \
-		>"$TEST_OUT/int-$sig.log" 2>&1 &
-	pid=$!
-	during=""
-	# The hosts have been changed once the first point's qdisc snapshots
-	# exist (written after its netem and parameters are applied; ss.txt
-	# comes back only at the end of the flow).  Under TCG that is 30-60 s.
-	for _ in $(seq 1 360); do
-		if compgen -G "$OUT/int-$sig/two-hosts/mix=bbr2-1/iter-1/qdisc-*.txt" >/dev/null; then
-			during=$(host_state)
-			break
-		fi
-		sleep 0.5
-	done
-	ktap_info "SIG$sig during the run: $(diff <(echo "$before") <(echo "$during") | grep -c '^>') state lines differ from before"
-	check "SIG$sig: the run had changed the hosts (netem, version reload)" \
-		"$([ -n "$during" ] && [ "$during" != "$before" ] && echo 1 || echo 0) == 1"
-	kill -"$sig" "$pid"
-	wait "$pid"
-	rc=$?
-	check "SIG$sig: bbr2-lab exits 130" "$rc == 130"
-	after=$(host_state)
-	ktap_result "SIG$sig: every parameter and qdisc restored" test "$before" = "$after"
-	[ "$before" = "$after" ] || ktap_info "$(diff <(echo "$before") <(echo "$after"))"
-	left=$(leftovers)
-	ktap_result "SIG$sig: nothing left running on any host" test -z "$left"
-	[ -z "$left" ] || ktap_info "left: $left"
-	ktap_info "$(tail -n 3 "$TEST_OUT/int-$sig.log")"
+sig=TERM
+rm -rf "$OUT/int-$sig"
+"$LAB" run --sender root@10.0.1.1 --receiver root@10.0.3.2 --netem root@10.0.1.2:r1b \
+	--duration 40 --no-report --out "$OUT/int-$sig" "$REPO/tools/tests/two-hosts.toml" \
+	>"$TEST_OUT/int-$sig.log" 2>&1 &
+pid=$!
+during=""
+# The hosts have been changed once the first point's qdisc snapshots
+# exist (written after its netem and parameters are applied; ss.txt
+# comes back only at the end of the flow).  Under TCG that is 30-60 s.
+for _ in $(seq 1 360); do
+	if compgen -G "$OUT/int-$sig/two-hosts/mix=bbr2-1/iter-1/qdisc-*.txt" >/dev/null; then
+		during=$(host_state)
+		break
+	fi
+	sleep 0.5
 done
+ktap_info "SIG$sig during the run: $(diff <(echo "$before") <(echo "$during") | grep -c '^>') state lines differ from before"
+check "SIG$sig: the run had changed the hosts (netem, version reload)" \
+	"$([ -n "$during" ] && [ "$during" != "$before" ] && echo 1 || echo 0) == 1"
+kill -"$sig" "$pid"
+wait "$pid"
+rc=$?
+check "SIG$sig: bbr2-lab exits 130" "$rc == 130"
+after=$(host_state)
+ktap_result "SIG$sig: every parameter and qdisc restored" test "$before" = "$after"
+[ "$before" = "$after" ] || ktap_info "$(diff <(echo "$before") <(echo "$after"))"
+left=$(leftovers)
+ktap_result "SIG$sig: nothing left running on any host" test -z "$left"
+[ -z "$left" ] || ktap_info "left: $left"
+ktap_info "$(tail -n 3 "$TEST_OUT/int-$sig.log")"
 
 # --- 4. an unreachable receiver ---------------------------------------------------
 "$LAB" run --sender root@10.0.1.1 --receiver root@10.0.3.99 --netem root@10.0.1.2:r1b \
