@@ -326,22 +326,32 @@ class FakeHost:
         self.connected = False
 
 
+def run_on_fake_hosts(host_class, receiver, netem, check_out=None):
+    """hostrun.run_remote() of a one-point job that sets loss_thresh,
+    with every remote.Host a host_class; check_out(out) sees the output
+    directory before it goes.  Returns the exit code."""
+    real = remote.Host
+    remote.Host = host_class
+    FakeHost.log = []
+    try:
+        job = jobs.expand({"job": {"name": "j", "duration": 1},
+                           "base": {"params": {"loss_thresh": 3}}})
+        with tempfile.TemporaryDirectory() as out:
+            args = argparse.Namespace(sender="root@snd", receiver=receiver,
+                                      netem=netem, dst_addr=None,
+                                      ssh_config=None, ssh_option=None, sudo=False)
+            rc = hostrun.run_remote([job], out, args)
+            if check_out:
+                check_out(out)
+            return rc
+    finally:
+        remote.Host = real
+
+
 class NothingBeforeEveryHostAnswers(unittest.TestCase):
     def test_unreachable_receiver_changes_nothing_on_the_sender(self):
-        real = remote.Host
-        remote.Host = FakeHost
-        FakeHost.log = []
-        try:
-            job = jobs.expand({"job": {"name": "j", "duration": 1},
-                               "base": {"params": {"loss_thresh": 3}}})
-            with tempfile.TemporaryDirectory() as out:
-                args = argparse.Namespace(sender="root@snd", receiver="root@down",
-                                          netem="root@nm:eth1", dst_addr=None,
-                                          ssh_config=None, ssh_option=None, sudo=False)
-                rc = hostrun.run_remote([job], out, args)
-                self.assertEqual(os.listdir(out), [])
-        finally:
-            remote.Host = real
+        rc = run_on_fake_hosts(FakeHost, "root@down", "root@nm:eth1",
+                               lambda out: self.assertEqual(os.listdir(out), []))
         self.assertEqual(rc, 2)
         self.assertEqual(FakeHost.log, [])
 
@@ -427,20 +437,8 @@ class InterruptedRunRestores(unittest.TestCase):
     test interrupts real runs over SSH with SIGTERM."""
 
     def interrupted_run(self, sig):
-        real = remote.Host
-        remote.Host = SignalDuringSetUpHost
         SignalDuringSetUpHost.signal = sig
-        FakeHost.log = []
-        try:
-            job = jobs.expand({"job": {"name": "j", "duration": 1},
-                               "base": {"params": {"loss_thresh": 3}}})
-            with tempfile.TemporaryDirectory() as out:
-                args = argparse.Namespace(sender="root@snd", receiver="root@rcv",
-                                          netem=None, dst_addr=None,
-                                          ssh_config=None, ssh_option=None, sudo=False)
-                return hostrun.run_remote([job], out, args)
-        finally:
-            remote.Host = real
+        return run_on_fake_hosts(SignalDuringSetUpHost, "root@rcv", None)
 
     def test_sigint_and_sigterm(self):
         for sig in (signal.SIGINT, signal.SIGTERM):
