@@ -201,7 +201,6 @@ stage "quick: bbr2_bpf: make bpf, the admin guide's build commands" bpf-build \
 	"$SELFTESTS/docs/bpf_build_commands_work.sh"
 add_ktap "$RESULTS/bpf-build.log"
 
-
 # The same tree on every kernel series: build, DKMS, package.
 stage "quick: build matrix 5.10 6.1 6.12 7.x, W=1, no warnings" matrix \
 	"${sudo[@]}" "$SELFTESTS/build/build-matrix.sh"
