@@ -61,12 +61,13 @@ struct bbr2 {
 	u32	probe_rtt_done_stamp;	/* jiffies to end PROBE_RTT; 0: unset */
 	u32	next_rtt_delivered;	/* tp->delivered that ends this round */
 	u32	cycle_stamp_us;		/* us when this PROBE_BW phase began */
-	u32	probe_wait_us:27,	/* wall-clock wait before next probe */
+	u32	probe_wait_us:26,	/* wall-clock wait before next probe */
 		loss_mode:1,		/* latched, bbr2_latch_loss_mode() */
 		reference:1,		/* bbr2_ref: Google's model only */
 		deep_buffer:1,		/* loss_mode 1: a deep queue was seen */
 		bg_loss_seen:1,		/* loss_mode 1: level confirmed */
-		deep_queue_seen:1;	/* loss_mode 1: in the last loss round */
+		deep_queue_seen:1,	/* loss_mode 1: in the last loss round */
+		lost_since_min_rtt:1;	/* loss_mode 1: since min_rtt's sample */
 	u32	prior_cwnd;		/* cwnd before recovery or PROBE_RTT */
 	u32	full_bw;		/* bw when it last grew by full_bw_thresh */
 	u32	bw_hi[2];		/* max bw of previous and current cycle */

@@ -51,14 +51,16 @@
  *   bbr2_trim_cruising_cap()         may this cruising round trim the cap
  *   bbr2_cruise_extra_headroom()     headroom below inflight_hi, packets
  *   bbr2_queue_lets_reno_in()        may the Reno timer start a probe
+ *   bbr2_loss_mode_note_loss()       a loss was noted
+ *   bbr2_loss_mode_new_min_rtt()     min_rtt takes a new sample
  *   bbr2_loss_mode_min_rtt_win()     the min_rtt window
  * All are static inline: the BPF build needs the whole per-ACK path in one
  * program, and the module gains no call per ACK.
  *
  * State: bbr->loss_mode, bg_loss_level, bg_loss_seen, low_rtt_in_round,
- * deep_buffer, deep_queue_seen, and the cruise pool, which shares a word with
- * bw_probe_up_acks (PROBE_UP's counter, unused while cruising), so that
- * struct bbr fits the private area.
+ * deep_buffer, deep_queue_seen, lost_since_min_rtt, and the cruise pool,
+ * which shares a word with bw_probe_up_acks (PROBE_UP's counter, unused
+ * while cruising), so that struct bbr fits the private area.
  */
 #ifndef _BBR2_LOSS_MODE_H
 #define _BBR2_LOSS_MODE_H
@@ -532,25 +534,46 @@ static inline bool bbr2_queue_lets_reno_in(const struct sock *sk)
 }
 
 /*
+ * Whether the flow has lost a packet since min_rtt's sample was taken: a
+ * loss-based competitor overflows the buffer (its start-up, and every
+ * epoch after), so the flow loses packets while its min_rtt stands; BBR
+ * flows alone in a deep buffer lose none, whatever queue one flow's
+ * PROBE_RTT finds the others holding.
+ */
+static inline void bbr2_loss_mode_note_loss(struct bbr2 *bbr)
+{
+	bbr->lost_since_min_rtt = 1;
+}
+
+static inline void bbr2_loss_mode_new_min_rtt(struct bbr2 *bbr)
+{
+	bbr->lost_since_min_rtt = 0;
+}
+
+/*
  * The min_rtt window, in jiffies: v3's @win.  loss_mode 1 shortens it to
  * one and a half PROBE_RTT intervals (@probe_rtt_win) when the last
- * PROBE_RTT measured more than a quarter above min_rtt: a queue that a
- * PROBE_RTT could not drain, of a size that only a loss-based competitor
- * keeps (BBR flows drain theirs together in PROBE_RTT, and a shallow
- * buffer's holds a few ms).  That queue is part of the path's RTT for as
- * long as the competitor runs; v3's 10 s keep the empty path's min_rtt
- * over two PROBE_RTTs, and with it a cwnd cap (cwnd_gain x bw x min_rtt)
- * that the competitor's queue makes bind, so that the flow holds well
- * under its share.  The half interval lets the window end after the next
- * PROBE_RTT has measured, not at its start, when the only sample is one
- * taken over the queue.
+ * PROBE_RTT measured more than a quarter above min_rtt and the flow has
+ * lost packets since min_rtt was taken: a queue that a PROBE_RTT could
+ * not drain, of a size that only a loss-based competitor keeps (BBR flows
+ * drain theirs together in PROBE_RTT, and a shallow buffer's holds a few
+ * ms).  That queue is part of the path's RTT for as long as the
+ * competitor runs; v3's 10 s keep the empty path's min_rtt over two
+ * PROBE_RTTs, and with it a cwnd cap (cwnd_gain x bw x min_rtt) that the
+ * competitor's queue makes bind, so that the flow holds well under its
+ * share.  Without the loss, the queue can be a BBR flow's that joined
+ * late and has not yet run its first PROBE_RTT: taking it into min_rtt
+ * would double the incumbent's cwnd cap and keep the split uneven.  The
+ * half interval lets the window end after the next PROBE_RTT has
+ * measured, not at its start, when the only sample is one taken over the
+ * queue.
  */
 static inline u32 bbr2_loss_mode_min_rtt_win(const struct bbr2 *bbr, u32 win,
 					     u32 probe_rtt_win)
 {
 	u64 min_rtt = bbr->min_rtt_us;
 
-	if (bbr2_loss_mode(bbr) &&
+	if (bbr2_loss_mode(bbr) && bbr->lost_since_min_rtt &&
 	    bbr->probe_rtt_min_us > min_rtt + (min_rtt >> 2))
 		win = min(win, probe_rtt_win * 3 / 2);
 	return win;

@@ -528,6 +528,7 @@ static void bbr2_note_loss(struct sock *sk, u32 lost)
 	}
 	bbr->loss_in_round = 1;
 	bbr->loss_in_cycle = 1;
+	bbr2_loss_mode_note_loss(bbr);
 }
 
 /* Track the rate and volume delivered in the latest loss round. */
@@ -1503,6 +1504,8 @@ static void bbr2_update_min_rtt(struct sock *sk, const struct rate_sample *rs,
 	}
 	min_rtt_expired = bbr2_min_rtt_expired(bbr, probe_rtt_win, t);
 	if (bbr->probe_rtt_min_us <= bbr->min_rtt_us || min_rtt_expired) {
+		if (bbr->min_rtt_stamp != bbr->probe_rtt_min_stamp)
+			bbr2_loss_mode_new_min_rtt(bbr);
 		bbr->min_rtt_us = bbr->probe_rtt_min_us;
 		bbr->min_rtt_stamp = bbr->probe_rtt_min_stamp;
 	}

@@ -479,10 +479,10 @@ module_param_cb(bw_probe_reno_gain, &bbr2_tunable_param_ops, NULL, 0644);
 MODULE_PARM_DESC(bw_probe_reno_gain, "Reno-style probe wait is this multiple of BDP rounds, 1/256 [0..511; default 256, v2 256]");
 
 module_param_cb(bw_probe_base_us, &bbr2_tunable_param_ops, NULL, 0644);
-MODULE_PARM_DESC(bw_probe_base_us, "least wall-clock time between bw probes, us [0..67108863; default 2000000, v2 2000000]");
+MODULE_PARM_DESC(bw_probe_base_us, "least wall-clock time between bw probes, us [0..33554431; default 2000000, v2 2000000]");
 
 module_param_cb(bw_probe_rand_us, &bbr2_tunable_param_ops, NULL, 0644);
-MODULE_PARM_DESC(bw_probe_rand_us, "random extra wall-clock time between bw probes, us [0..67108863; default 1000000, v2 1000000]");
+MODULE_PARM_DESC(bw_probe_rand_us, "random extra wall-clock time between bw probes, us [0..33554431; default 1000000, v2 1000000]");
 
 module_param_cb(drain_to_target, &bbr2_tunable_param_ops, NULL, 0644);
 MODULE_PARM_DESC(drain_to_target, "PROBE_BW DOWN lasts until inflight <= BDP (0: or one min_rtt) [0..1; default 1, v2 1]");
@@ -528,10 +528,10 @@ static int __init bbr2_check_param_table(void)
 			    p->v2_default < p->min || p->v2_default > p->max))
 			return -EINVAL;
 	}
-	/* struct bbr2's probe_wait_us is 27 bits: base + random part */
+	/* struct bbr2's probe_wait_us is 26 bits: base + random part */
 	if (WARN_ON(bbr2_param_table[BBR2_PARAM_BW_PROBE_BASE_US].max +
 		    bbr2_param_table[BBR2_PARAM_BW_PROBE_RAND_US].max >=
-		    BIT(27)))
+		    BIT(26)))
 		return -EINVAL;
 	return 0;
 }
