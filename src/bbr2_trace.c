@@ -39,24 +39,47 @@ void bbr2_trace_snap(const struct sock *sk, struct bbr2_trace_snap *snap)
 	snap->inflight_lo = bbr->inflight_lo;
 }
 
+/* One bbr2_state event, from (mode, phase) to (mode, phase); the rest is now. */
+static void bbr2_trace_state(const struct sock *sk, u8 old_mode, u8 old_phase,
+			     u8 mode, u8 phase,
+			     const struct bbr2_trace_snap *now)
+{
+	const struct bbr2 *bbr = inet_csk_ca(sk);
+
+	trace_bbr2_state(sk, old_mode, old_phase, mode, phase,
+			 bbr2_trace_kbps(sk, bbr2_bw(bbr)), now->min_rtt_us,
+			 tcp_snd_cwnd(tcp_sk(sk)), now->inflight_hi,
+			 bbr->loss_mode);
+}
+
 void bbr2_trace_changes(const struct sock *sk,
 			const struct bbr2_trace_snap *old, u32 losses)
 {
 	const struct bbr2 *bbr = inet_csk_ca(sk);
 	struct bbr2_trace_snap now;
+	u8 from_mode, from_phase;
 	bool cut;
 
 	bbr2_trace_snap(sk, &now);
 	/* before init() nothing is modelled; init() itself is a transition */
 	if (!now.initialized)
 		return;
-	if (!old->initialized || now.mode != old->mode ||
-	    (now.mode == BBR2_PROBE_BW && now.cycle_idx != old->cycle_idx))
-		trace_bbr2_state(sk, old->initialized ? old->mode : BBR2_STARTUP,
-				 old->cycle_idx, now.mode, now.cycle_idx,
-				 bbr2_trace_kbps(sk, bbr2_bw(bbr)),
-				 now.min_rtt_us, tcp_snd_cwnd(tcp_sk(sk)),
-				 now.inflight_hi, bbr->loss_mode);
+	from_mode = old->initialized ? old->mode : BBR2_STARTUP;
+	from_phase = old->cycle_idx;
+	/*
+	 * STARTUP leaves only through DRAIN, and DRAIN ends on the ACK that
+	 * enters it when inflight is already down to the BDP (as after a
+	 * STARTUP ended by loss): both steps are reported.
+	 */
+	if (from_mode == BBR2_STARTUP && now.mode == BBR2_PROBE_BW) {
+		bbr2_trace_state(sk, BBR2_STARTUP, from_phase, BBR2_DRAIN,
+				 from_phase, &now);
+		from_mode = BBR2_DRAIN;
+	}
+	if (!old->initialized || now.mode != from_mode ||
+	    (now.mode == BBR2_PROBE_BW && now.cycle_idx != from_phase))
+		bbr2_trace_state(sk, from_mode, from_phase, now.mode,
+				 now.cycle_idx, &now);
 	if (now.max_bw != old->max_bw)
 		trace_bbr2_bw(sk, bbr2_trace_kbps(sk, old->max_bw),
 			      bbr2_trace_kbps(sk, now.max_bw),

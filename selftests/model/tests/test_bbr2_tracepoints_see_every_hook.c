@@ -10,6 +10,10 @@
  *  - the first send after idle (cwnd_event_tx_start() on 7.1+, built with
  *    KVER=7.1; cwnd_event(CA_EVENT_TX_START) before) ends a PROBE_RTT
  *    whose time is up (a bbr2_state event).
+ *
+ * And one hook call may make more than one change: an ACK that ends
+ * STARTUP with inflight already below the BDP enters DRAIN and leaves it
+ * for PROBE_BW, and bbr2_state reports both steps.
  */
 #include <linux/tracepoint.h>
 #include "bbr2_util.h"
@@ -36,13 +40,44 @@ static struct bbr2 *cruising(void)
 	return (struct bbr2 *)inet_csk_ca(harness_sk(&h));
 }
 
+/*
+ * The ACKs of cruising(), one by one with tracing on, up to the one that
+ * leaves STARTUP (inflight 100 < BDP 200: DRAIN is over on that ACK too);
+ * returns the bbr2_state events of that ACK.
+ */
+static unsigned long state_events_leaving_startup(struct bbr2 **bbrp)
+{
+	struct bbr2 *bbr;
+	unsigned long hits = 0;
+	u32 i;
+
+	harness_init(&h, "bbr2", true);
+	bbr = (struct bbr2 *)inet_csk_ca(harness_sk(&h));
+	shim_trace_on = true;
+	for (i = 0; i < 40 && bbr->mode == BBR2_STARTUP; i++) {
+		shim_trace_reset();
+		harness_ack(&h, 1000, 10, 0, 10, 1000, 20000, 100, false, 0);
+		hits = shim_trace_hits("bbr2_state");
+	}
+	shim_trace_on = false;
+	*bbrp = bbr;
+	return hits;
+}
+
 int main(void)
 {
 	struct sock *sk;
 	struct bbr2 *bbr;
+	unsigned long hits;
 	u32 hi;
 
-	tap_plan(5);
+	tap_plan(7);
+	hits = state_events_leaving_startup(&bbr);
+	tap_ok(bbr->mode == BBR2_PROBE_BW,
+	       "one ACK takes STARTUP to PROBE_BW (mode %u)", bbr->mode);
+	tap_ok(hits == 2, "bbr2_state reports STARTUP -> DRAIN and DRAIN -> PROBE_BW (%lu events)",
+	       hits);
+
 	bbr = cruising();
 	sk = harness_sk(&h);
 	tap_ok(bbr->mode == BBR2_PROBE_BW, "a socket in PROBE_BW (mode %u)", bbr->mode);
