@@ -23,11 +23,18 @@ their output into plain numbers on stdout, one answer per line, so a test can
                               when sampling ended), "cwnd C", "cwnd_outside C",
                               "sample_period S"
   ss-cc FILE                  congestion control names seen on data sockets
+  kernel-complaints FILE [emulated]
+                              each complaint in a kernel log (oops, WARNING,
+                              BUG, lockup, stall, sanitizer report): a line
+                              "counted FIRST-LINE" or "emulator FIRST-LINE",
+                              then the rest of its report indented by two
+                              spaces; "emulated" when the CPU is emulated
 
 Sample files come from tcpsample.py (one line per socket per sample).
 """
 
 import json
+import re
 import statistics
 import sys
 
@@ -199,6 +206,58 @@ def cmd_ss_cc(args):
     print(" ".join(sorted({d["cc"] for s in socks.values() for _, d in s})))
 
 
+KERNEL_COMPLAINT = re.compile(
+    r"Oops|WARNING:|BUG:|kernel BUG|general protection|soft lockup|hard LOCKUP|"
+    r"hung task|blocked for more than|RCU stall|detected stall|double fault|"
+    r"Kernel panic|refcount_t:|UBSAN:|KASAN:")
+REPORT_END = re.compile(r"---\[ end trace|---\[ end Kernel panic")
+REPORT_MAX_LINES = 60
+# A single-step debug trap in kernel mode: x86 Linux sets TF in the kernel
+# for nothing but kprobes and KGDB, which consume the trap before this
+# WARN, so one that arrives here was raised by the (emulated) CPU itself.
+EMULATOR_DEBUG_TRAP = re.compile(
+    r"WARNING: .* at arch/x86/kernel/traps\.c:\d+ exc_debug_kernel")
+# a frame, symbol or program of ours anywhere in the report makes it ours
+# (the list of loaded modules names us in every report: not a frame)
+OURS = re.compile(r"bbr2")
+MODULE_LIST = re.compile(r"Modules linked in:")
+
+
+def kernel_complaints(lines, emulated):
+    """[(kind, report lines)] for each complaint in a kernel log; kind is
+    "emulator" for a report the emulated CPU raised on its own, with no
+    frame of ours in it, and "counted" for every other."""
+    reports = []
+    i = 0
+    while i < len(lines):
+        if not KERNEL_COMPLAINT.search(lines[i]):
+            i += 1
+            continue
+        end = i + 1
+        while end < len(lines) and end - i < REPORT_MAX_LINES:
+            end += 1
+            if REPORT_END.search(lines[end - 1]):
+                break
+        report = lines[i:end]
+        emulator = (emulated and EMULATOR_DEBUG_TRAP.search(report[0]) and
+                    not any(KERNEL_COMPLAINT.search(line) or
+                            (OURS.search(line) and not MODULE_LIST.search(line))
+                            for line in report[1:]))
+        reports.append(("emulator" if emulator else "counted", report))
+        i = end
+    return reports
+
+
+def cmd_kernel_complaints(args):
+    with open(args[0], errors="replace") as f:
+        lines = f.read().splitlines()
+    emulated = args[1:] == ["emulated"]
+    for kind, report in kernel_complaints(lines, emulated):
+        print(kind, report[0])
+        for line in report[1:]:
+            print(" ", line)
+
+
 CMDS = {
     "iperf": cmd_iperf,
     "iperf-streams": cmd_iperf_streams,
@@ -208,6 +267,7 @@ CMDS = {
     "ss-rtt": cmd_ss_rtt,
     "ss-probertt": cmd_ss_probertt,
     "ss-cc": cmd_ss_cc,
+    "kernel-complaints": cmd_kernel_complaints,
 }
 
 if __name__ == "__main__":

@@ -197,6 +197,8 @@ stage "quick: tools unit tests (bbr2-lab statistics, report, plots)" tools-unit 
 	/usr/bin/python3 -m unittest discover -s "$REPO/tools/tests"
 stage "quick: peer benchmark report unit tests (peers-report.py)" bench-report \
 	/usr/bin/python3 -m unittest discover -s "$SELFTESTS/bench" -p 'test_*.py'
+stage "quick: test bed unit tests (nettool.py: kernel-log complaints)" net-unit \
+	/usr/bin/python3 -m unittest discover -s "$SELFTESTS/net" -p 'test_*.py'
 stage "quick: bbr2_bpf: make bpf, the admin guide's build commands" bpf-build \
 	"$SELFTESTS/docs/bpf_build_commands_work.sh"
 add_ktap "$RESULTS/bpf-build.log"
