@@ -50,7 +50,7 @@ RESULTS=${RESULTS:-$SELFTESTS/results/$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$RESULTS"
 
 passed=0 failed=0 skipped=0
-declare -a report failed_logs
+declare -a report=() failed_logs=()
 
 stage() {	# stage NAME LOG CMD...: run CMD, log it, count it
 	local name=$1 log=$RESULTS/$2.log start rc
