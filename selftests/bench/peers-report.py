@@ -431,6 +431,8 @@ def main():
                % len(iters))
     if peer_image:
         out.append("v3 = `bbr` of the peer kernel %s" % peer_image)
+    elif any(r["guest"] == "v3" for r in runs):
+        out.append("v3 = `bbr` of the peer kernel (its image not named: --peer)")
     else:
         out.append("V3_KERNEL NOT GIVEN: no v3 column (the rest ran as usual)")
     kernels = sorted({(r["guest"], r["meta"].get("kernel", "?")) for r in runs})

@@ -78,6 +78,10 @@ class Merge(unittest.TestCase):
         self.assertIn("capacity_before_mbit\t46.0", meta)
         self.assertIn("secs_total\t200", meta)
         self.assertEqual((out / "iter1" / "debian" / "vm-secs").read_text().strip(), "240")
+        # V3_KERNEL was not in the environment, but the shards hold v3 runs
+        report = (out / "report.txt").read_text()
+        self.assertNotIn("NOT GIVEN", report)
+        self.assertIn("v3 = `bbr` of the peer kernel", report)
         self.assertEqual(len((out / "shards.txt").read_text().splitlines()), 3)
 
     def test_an_unfinished_guest_comes_from_its_rerun(self):
