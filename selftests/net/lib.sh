@@ -364,8 +364,13 @@ dmesg_check()
 	fi
 	dmesg | awk -v m="$DMESG_MARK" 'found { print } index($0, m) { found = 1 }' \
 		>"$TEST_OUT/dmesg.log"
-	complaints=$($NETTOOL kernel-complaints "$TEST_OUT/dmesg.log" \
-		"${TESTBED_CPU:-}")
+	if ! complaints=$($NETTOOL kernel-complaints "$TEST_OUT/dmesg.log" \
+		"${TESTBED_CPU:-}"); then
+		# an unread log is not a clean one
+		DMESG_CLEAN=0
+		ktap_fail "kernel log clean (nettool.py kernel-complaints failed)"
+		return
+	fi
 	if grep -q '^emulator ' <<<"$complaints"; then
 		ktap_info "raised by the emulated CPU, not counted:"
 		ktap_info "$(_first_report emulator <<<"$complaints")"
