@@ -18,7 +18,8 @@
 #   PROFILE=short (make test): the path's capacity at SHORT_SCALE, then
 #     random loss 1 % and a deep buffer for bbr2_bpf and cubic, once each;
 #     KTAP, asserted against the bottleneck and against cubic in the same
-#     run (~2 minutes).
+#     run (~2 minutes); a run is "behind" only beyond 5 % late releases
+#     or one release a round trip late.
 #   PROFILE=full (make host-bench): the capacity ladder (SCALES) up to the
 #     largest rate x RTT cubic fills to >= 90 % with the emulator on
 #     schedule, then every scenario at that scale for each CC of CCS,
@@ -445,6 +446,14 @@ if [ "$PROFILE" = short ]; then
 	ATTEMPTS=${HOSTBENCH_SHORT_ATTEMPTS:-3}
 	declare -A g q b
 	rate=${SHORT_SCALE%%:*} rtt=${SHORT_SCALE##*:}
+	# What would void this profile's assertions (margins of 2 x and
+	# 0.5 x) is an emulator that cannot carry the path, not a host that
+	# takes its CPU away for a moment: a run counts when at most 5 % of
+	# its releases came more than 1 ms late and none came later than one
+	# round trip.  The full profile, whose numbers are published, keeps
+	# the stricter LATE_FRACTION and MAX_LATE_MS.
+	LATE_FRACTION=${HOSTBENCH_SHORT_LATE_FRACTION:-0.05}
+	MAX_LATE_MS=${HOSTBENCH_SHORT_MAX_LATE_MS:-$rtt}
 	capacity "$rate" "$rtt"
 	check "path ${rate}bit/s x ${rtt} ms: cubic >= $CAPACITY_FRACTION of the bottleneck ($(last_field goodput_mbps) of $(last_field ceiling_mbps) Mbit/s), emulator on schedule (late $(last_field late_frac))" \
 		"\"$(last_field capacity_ok)\" == \"True\""

@@ -242,7 +242,7 @@ else
 			"$(sed -n 's/^1\.\.0 # SKIP //p' "$RESULTS/host-bench.log")"
 	else
 		[ $rc = 0 ] || failed_logs+=("$RESULTS/host-bench.log")
-		grep -E '^# (capacity|1 %|deep)' "$RESULTS/host-bench.log" | sed 's/^/   /'
+		grep -E '^# (capacity|1 %|deep)|emulator behind' "$RESULTS/host-bench.log" | sed 's/^/   /'
 		add_ktap "$RESULTS/host-bench.log"
 	fi
 fi
