@@ -761,7 +761,7 @@ CAPACITY_WAIT=${CAPACITY_WAIT:-20}
 # flows (the previous scenario's closing check, in a suite): the machine was
 # proven to carry the link moments ago, which is what measuring again
 # would prove.
-CAPACITY_PROOF=${CAPACITY_PROOF:-$RESULTS_DIR/capacity-proof}
+CAPACITY_PROOF=${CAPACITY_PROOF:-${TMPDIR:-/tmp}/bbr2-selftests-capacity-proof}
 CAPACITY_PROOF_AGE=${CAPACITY_PROOF_AGE:-60}
 
 # uptime_s: seconds since boot (a proof from before a reboot is never recent)
