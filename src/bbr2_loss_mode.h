@@ -467,6 +467,20 @@ static inline bool bbr2_loss_is_congestion(const struct bbr2 *bbr)
 }
 
 /*
+ * Does a loss round's congestion cut bw_lo as well as inflight_lo?  Always
+ * in v3's mode.  In loss_mode 1 a standing queue with loss at a rate the
+ * background explains cuts only inflight_lo: the queue is inflight beyond
+ * the pipe, and a cut to what the round delivered (inflight_latest) drains
+ * it.  A bw_lo cut would pace below the link until the next probe, since
+ * bw_latest is the delivery rate of a round that lost packets; the caller
+ * cuts bw_lo too when the loss rate is too high.
+ */
+static inline bool bbr2_loss_cuts_bw(const struct bbr2 *bbr)
+{
+	return !bbr2_loss_mode(bbr);
+}
+
+/*
  * After a cruising round's congestion loss: in loss_mode 1, a round that
  * lost BBR2_CRUISE_TRIM_LOST or more packets, beyond the background and
  * with no standing queue, lowers inflight_hi by a packet.  The loss cuts of

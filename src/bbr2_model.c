@@ -788,10 +788,15 @@ static void bbr2_adapt_lower_bounds(struct sock *sk,
 	}
 
 	if (bbr2_is_congestion_loss(sk, rs, ack, t)) {
-		bbr2_init_lower_bounds(sk, true);
+		bool cut_bw = bbr2_loss_cuts_bw(bbr) ||
+			      bbr2_is_inflight_too_high(sk, rs, ack, t);
+
+		bbr2_init_lower_bounds(sk, cut_bw);
 		cut = BBR_UNIT - bbr2_param(t, BETA);
-		bbr->bw_lo = max_t(u32, bbr->bw_latest,
-				   ((u64)bbr->bw_lo * cut) >> BBR_SCALE);
+		if (cut_bw)
+			bbr->bw_lo = max_t(u32, bbr->bw_latest,
+					   ((u64)bbr->bw_lo * cut) >>
+					   BBR_SCALE);
 		bbr->inflight_lo = max_t(u32, bbr->inflight_latest,
 					 ((u64)bbr->inflight_lo * cut) >>
 					 BBR_SCALE);
