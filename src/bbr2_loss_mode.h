@@ -15,8 +15,9 @@
  *  - a background loss level: the loss rate of rounds spent cruising with
  *    no standing queue, in halves of loss_thresh (0 .. 3).  A loss rate is
  *    too high when it exceeds loss_thresh on top of that background.
- * Outside probing, loss cuts bw_lo/inflight_lo only with a standing queue
- * or at a rate that is too high; a probe ends on a rate that is too high.
+ * Outside probing, loss cuts inflight_lo only with a standing queue or at a
+ * rate that is too high, and bw_lo only at a rate that is too high; a probe
+ * ends on a rate that is too high.
  *
  * It also leaves STARTUP on a lossy round with a queue, however few ACKs
  * reported the loss, if the loss is more than any background it learns
@@ -46,6 +47,7 @@
  *   bbr2_forget_low_rtt()            a new loss round begins
  *   bbr2_queue_loss_may_end_startup() may this STARTUP round's loss end it
  *   bbr2_loss_is_congestion()        is this round's loss congestion
+ *   bbr2_loss_cuts_bw()              does its congestion cut bw_lo too
  *   bbr2_bg_loss_level(),
  *   bbr2_loss_beyond_background()    is a loss rate too high
  *   bbr2_trim_cruising_cap()         may this cruising round trim the cap
