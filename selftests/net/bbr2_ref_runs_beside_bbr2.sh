@@ -18,7 +18,7 @@ REF_CC=bbr2_ref
 TRACEFS=/sys/kernel/tracing
 
 require_root
-require_cmds ip tc iperf3 ss sysctl rmmod
+require_cmds ip tc iperf3 ss sysctl rmmod pkill
 [ -d "/sys/module/$BBR2_MODULE" ] ||
 	ktap_skip_all "$BBR2_MODULE not loaded (run-suite.sh loads it from BBR2_KO)"
 ktap_header
@@ -26,13 +26,16 @@ dmesg_mark
 
 # flow_ss NAME [CC]: `ss -tin` of snd taken 2 s into a 4 s flow to rcv that
 # uses CC (or the namespace/route default when CC is empty); with a third
-# argument, also try to remove the module while the flow runs
+# argument, also try to remove the module while the flow runs: then the
+# flow is long enough to outlast a slow guest, NAME-after.ss shows the
+# sockets after the attempt, and the flow is ended there
 flow_ss()
 {
-	local name=$1 cc=${2:-} try_rmmod=${3:-} pid
+	local name=$1 cc=${2:-} try_rmmod=${3:-} pid secs=4
 
+	[ -z "$try_rmmod" ] || secs=30
 	iperf_server_next || return 1
-	iperf_client "$TEST_OUT/$name.json" "$cc" 4 "$IPERF_PORT" &
+	iperf_client "$TEST_OUT/$name.json" "$cc" "$secs" "$IPERF_PORT" &
 	pid=$!
 	sleep 2
 	in_snd ss -tin dst "$RCV_IP" >"$TEST_OUT/$name.ss"
@@ -41,6 +44,8 @@ flow_ss()
 			echo removed >"$TEST_OUT/rmmod.err"
 			reload
 		fi
+		in_snd ss -tin dst "$RCV_IP" >"$TEST_OUT/$name-after.ss"
+		pkill -INT -f "^iperf3 -c $RCV_IP -p $IPERF_PORT( |\$)"
 	fi
 	wait "$pid"
 }
@@ -72,6 +77,7 @@ ktap_result "setsockopt TCP_CONGESTION (iperf3 -C $REF_CC) selects $REF_CC" uses
 ktap_info "rmmod said: $(cat "$TEST_OUT/rmmod.err")"
 ktap_result "rmmod refused while a $REF_CC socket exists" \
 	bash -c "! grep -qx removed '$TEST_OUT/rmmod.err' && test -d '/sys/module/$BBR2_MODULE'"
+ktap_result "the $REF_CC socket was still there after the rmmod attempt" uses_ref sockopt-after
 
 # 2. bbr2 with loss_mode=1 beside bbr2_ref, at once
 mountpoint -q "$TRACEFS" 2>/dev/null || mount -t tracefs tracefs "$TRACEFS" 2>/dev/null
