@@ -788,6 +788,12 @@ _capacity_measure()
 	$NETTOOL iperf-window "$out" 2 "$CAPACITY_SECS" 0
 }
 
+# _capacity_desc RATE FLOWS WHEN: the KTAP description of a capacity check
+_capacity_desc()
+{
+	echo "capacity $1Mbit/s, $2 flows, $3: emulator is not the bottleneck"
+}
+
 # capacity_check RATE_MBIT [FLOWS] [WHEN (one word)]: prove the emulated link, not the
 # CPU, is the bottleneck at RATE: cubic must carry >= CAPACITY_FRACTION of
 # RATE.  A busy host is usually busy for a while only, so a failed
@@ -796,7 +802,9 @@ _capacity_measure()
 capacity_check()
 {
 	local rate=$1 flows=${2:-$CAPACITY_FLOWS} when=${3:-before} g try out
-	local desc="capacity ${rate}Mbit/s, $flows flows, $when: emulator is not the bottleneck"
+	local desc
+
+	desc=$(_capacity_desc "$rate" "$flows" "$when")
 
 	for try in $(seq "$CAPACITY_TRIES"); do
 		out=$TEST_OUT/capacity-$when-P$flows-$try.json
@@ -835,7 +843,7 @@ capacity_recent()
 	fcmp "$p_rate >= $rate && $p_flows >= $CAPACITY_FLOWS &&" \
 		"$age >= 0 && $age <= $CAPACITY_PROOF_AGE" || return 1
 	ktap_info "capacity: cubic x$p_flows $p_g Mbit/s through $p_rate Mbit/s ${CAPACITY_RTT} ms, measured ${age} s ago"
-	ktap_pass "capacity ${rate}Mbit/s, $CAPACITY_FLOWS flows, before: emulator is not the bottleneck"
+	ktap_pass "$(_capacity_desc "$rate" "$CAPACITY_FLOWS" before)"
 }
 
 # capacity_recheck RATE_MBIT: after the scenarios, prove the host stayed
