@@ -528,7 +528,7 @@ def merge(args):
 
 SIM_CC = {"bbr2_bpf": "bbr2", "bbr2_bpf-v2": "bbr2v2", "bbr2_bpf-lm": "bbr2", "bbr": "bbr",
           "cubic": "cubic"}
-SIM_PARAMS = {"bbr2_bpf-lm": ["param.loss_mode=1"]}
+SIM_PARAMS = {"bbr2_bpf": ["param.loss_mode=0"], "bbr2_bpf-lm": ["param.loss_mode=1"]}
 
 
 def sim_build():

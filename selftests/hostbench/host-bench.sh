@@ -61,8 +61,10 @@ OUT=${OUT:-}
 # rate:rtt_ms points of the capacity ladder, by increasing rate x RTT
 SCALES=${SCALES:-"1g:50 2g:100 4g:100 5g:200 10g:200"}
 SHORT_SCALE=${SHORT_SCALE:-1g:50}
-# the behaviours bbr2_bpf offers: bbr2_bpf (BBRv3), bbr2_bpf-v2 (version=2),
-# bbr2_bpf-lm (loss_mode=1); the kernel's own bbr (v1) and cubic beside them
+# the behaviours bbr2_bpf offers: bbr2_bpf (BBRv3's model: loss_mode=0),
+# bbr2_bpf-v2 (version=2), bbr2_bpf-lm (loss_mode=1); the kernel's own bbr
+# (v1) and cubic beside them.  Each label writes the loss_mode it measures:
+# a value written stays through later version writes.
 CCS=${CCS:-"bbr2_bpf bbr2_bpf-v2 bbr2_bpf-lm bbr cubic"}
 # tunables for bbr2-bpf load (a deliberately broken bbr2_bpf shows that the
 # short profile's assertions can fail)
@@ -291,9 +293,9 @@ kcc() {
 
 use_cc() {	# set bbr2_bpf's tunables for this label
 	case $1 in
-	bbr2_bpf-v2) "$BBR2_BPF" --pin "$PIN" set version=2 >/dev/null ;;
+	bbr2_bpf-v2) "$BBR2_BPF" --pin "$PIN" set version=2 loss_mode=0 >/dev/null ;;
 	bbr2_bpf-lm) "$BBR2_BPF" --pin "$PIN" set version=3 loss_mode=1 >/dev/null ;;
-	bbr2_bpf) "$BBR2_BPF" --pin "$PIN" set version=3 >/dev/null ;;
+	bbr2_bpf) "$BBR2_BPF" --pin "$PIN" set version=3 loss_mode=0 >/dev/null ;;
 	*) return 0 ;;
 	esac
 }
