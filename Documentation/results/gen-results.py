@@ -168,10 +168,15 @@ def peer_value(p, col, scen, metric):
     return p.get((guest, spec, scen, metric), [])
 
 
+def peer_cols(p):
+    """The columns of PEER_COLS that the data has."""
+    return [c for c, (g, s) in PEER_COLS
+            if any(k[0] == g and k[1] == s for k in p)]
+
+
 def peers_table(key):
     p = peers(key)
-    cols = [c for c, (g, s) in PEER_COLS
-            if any(k[0] == g and k[1] == s for k in p)]
+    cols = peer_cols(p)
     rows = []
     for scen, metric, label, higher in PEER_SCEN:
         better = {True: " (higher)", False: " (lower)", None: " (0.5: even)"}
@@ -195,8 +200,7 @@ GLANCE = [("loss1", "goodput_mbit"), ("loss3", "goodput_mbit"),
 
 def glance():
     p = peers("peers-6.12")
-    cols = [c for c, (g, s) in PEER_COLS
-            if any(k[0] == g and k[1] == s for k in p)][:5]
+    cols = peer_cols(p)[:5]
     rows = []
     for scen, metric, label, _ in PEER_SCEN:
         if (scen, metric) not in GLANCE:
