@@ -17,7 +17,9 @@
  *    too high when it exceeds loss_thresh on top of that background.
  * Outside probing, loss cuts inflight_lo only with a standing queue or at a
  * rate that is too high, and bw_lo only at a rate that is too high; a probe
- * ends on a rate that is too high.
+ * ends on a rate that is too high.  Where the buffer shows a queue, the
+ * rounds that drain a probe's queue (DOWN) cut nothing: their losses are
+ * the probe's.
  *
  * It also leaves STARTUP on a lossy round with a queue, however few ACKs
  * reported the loss, if the loss is more than any background it learns
@@ -46,6 +48,7 @@
  *   bbr2_update_bg_loss()            end of a loss round
  *   bbr2_forget_low_rtt()            a new loss round begins
  *   bbr2_queue_loss_may_end_startup() may this STARTUP round's loss end it
+ *   bbr2_loss_judged_by_probe()      were this round's losses our probe's
  *   bbr2_loss_is_congestion()        is this round's loss congestion
  *   bbr2_loss_cuts_bw()              does its congestion cut bw_lo too
  *   bbr2_bg_loss_level(),
@@ -448,6 +451,27 @@ bbr2_queue_loss_may_end_startup(const struct bbr2 *bbr, u32 lost,
 	       bbr2_loss_beyond_level(lost, tx_in_flight,
 				      bbr2_param(t, LOSS_THRESH),
 				      BBR2_BG_LOSS_MAX, true);
+}
+
+/*
+ * Were this loss round's losses those of our last probe, judged already?
+ * Never in v3's mode.  In loss_mode 1, in PROBE_BW DOWN once the buffer
+ * has shown a deep queue (bbr2_note_deep_buffer()): the packets DOWN's
+ * rounds report lost were sent while the probe overfilled the buffer, the
+ * probe has ended on them and set inflight_hi, and DOWN drains the queue
+ * it built.  Cutting bw_lo and inflight_lo for them too would hold the
+ * flow, until its next probe, at what a round that lost packets delivered:
+ * under random loss, which makes every probe's overflow look too high, in
+ * nearly every cycle.  Congestion that outlasts the probe shows in the
+ * next round, in CRUISE.  In a buffer too shallow to show a queue DOWN's
+ * cuts stay: there many flows' probes overfill the buffer together, and
+ * the cuts are what brings their flight back under it.
+ */
+static inline bool bbr2_loss_judged_by_probe(const struct bbr2 *bbr)
+{
+	return bbr2_loss_mode(bbr) && bbr->deep_buffer &&
+	       bbr->mode == BBR2_PROBE_BW &&
+	       bbr->cycle_idx == BBR2_BW_PROBE_DOWN;
 }
 
 /*

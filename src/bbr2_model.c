@@ -746,7 +746,7 @@ static void bbr2_init_lower_bounds(struct sock *sk, bool init_bw)
 /*
  * Was the loss in this loss round congestion?  v3 takes all loss for
  * congestion; the loss mode may ask for a sign of it, and then a loss rate
- * that is too high is one.
+ * that is too high is one, unless the losses were our probe's.
  */
 static bool bbr2_is_congestion_loss(const struct sock *sk,
 				    const struct rate_sample *rs,
@@ -755,7 +755,7 @@ static bool bbr2_is_congestion_loss(const struct sock *sk,
 {
 	const struct bbr2 *bbr = inet_csk_ca(sk);
 
-	if (!bbr->loss_in_round)
+	if (!bbr->loss_in_round || bbr2_loss_judged_by_probe(bbr))
 		return false;
 	return bbr2_loss_is_congestion(bbr) ||
 	       bbr2_is_inflight_too_high(sk, rs, ack, t);
