@@ -457,15 +457,16 @@ bbr2_queue_loss_may_end_startup(const struct bbr2 *bbr, u32 lost,
  * Were this loss round's losses those of our last probe, judged already?
  * Never in v3's mode.  In loss_mode 1, in PROBE_BW DOWN once the buffer
  * has shown a deep queue (bbr2_note_deep_buffer()): the packets DOWN's
- * rounds report lost were sent while the probe overfilled the buffer, the
- * probe has ended on them and set inflight_hi, and DOWN drains the queue
- * it built.  Cutting bw_lo and inflight_lo for them too would hold the
- * flow, until its next probe, at what a round that lost packets delivered:
- * under random loss, which makes every probe's overflow look too high, in
- * nearly every cycle.  Congestion that outlasts the probe shows in the
- * next round, in CRUISE.  In a buffer too shallow to show a queue DOWN's
- * cuts stay: there many flows' probes overfill the buffer together, and
- * the cuts are what brings their flight back under it.
+ * rounds report lost were sent while the probe filled the buffer, the
+ * probe has been judged on them (a loss rate too high ends it and sets
+ * inflight_hi), and DOWN drains the queue it built.  Cutting bw_lo and
+ * inflight_lo for them too would hold the flow, until its next probe, at
+ * what a round that lost packets delivered: under random loss, which
+ * makes every probe's overflow look too high, in nearly every cycle.
+ * Congestion that outlasts the probe shows in the next round, in CRUISE.
+ * In a buffer too shallow to show a queue DOWN's cuts stay: there many
+ * flows' probes overfill the buffer together, and the cuts are what
+ * brings their flight back under it.
  */
 static inline bool bbr2_loss_judged_by_probe(const struct bbr2 *bbr)
 {
