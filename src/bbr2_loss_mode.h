@@ -555,7 +555,9 @@ static inline u32 bbr2_cruise_extra_headroom(const struct bbr2 *bbr)
 /*
  * May the Reno-coexistence timer start a probe?  Always in v3's mode.  The
  * timer is for a path where a loss-based flow keeps a queue; in loss_mode
- * 1, smoothed RTT says one does (bbr2_srtt_shows_queue()).  A buffer too
+ * 1, smoothed RTT says one does (bbr2_srtt_shows_queue()), at the deep
+ * queue of BBR2_DEEP_QUEUE_RTT_SHIFT: a busy receiving host's ACK lag
+ * alone lifts it past min_rtt/16 in a shallow buffer.  A buffer too
  * shallow for such a queue gives a Reno flow nothing to take, and there
  * every flow probing on a Reno flow's time scale (~10 rounds at ~10
  * packets each) keeps the buffer overflowing.  There the timer is off:
@@ -571,7 +573,7 @@ static inline bool bbr2_queue_lets_reno_in(const struct sock *sk)
 
 	if (!bbr2_loss_mode(bbr) || bbr->deep_buffer)
 		return true;
-	return bbr2_srtt_shows_queue(sk, BBR2_QUEUE_RTT_SHIFT);
+	return bbr2_srtt_shows_queue(sk, BBR2_DEEP_QUEUE_RTT_SHIFT);
 }
 
 /*
