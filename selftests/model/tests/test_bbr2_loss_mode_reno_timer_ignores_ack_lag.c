@@ -54,19 +54,11 @@ static struct result runs(u32 lag_us)
 	memset(&r, 0, sizeof(r));
 	for (seed = 1; seed <= NSEEDS; seed++) {
 		memset(r.probing, 0, sizeof(r.probing));
-		linksim_cfg_default(&cfg);
+		linksim_cfg_dumbbell(&cfg, 50000000, 40000, 0.05, seed);
 		linksim_cfg_testbed(&cfg);
-		cfg.rate_bps = 50000000ULL;
-		cfg.rtt_us = 40000;
-		cfg.hdr_bytes = 66;
-		cfg.queue_pkts = 0;
-		cfg.queue_bytes = (u64)linksim_bdp_pkts(&cfg) *
-				  (cfg.mss + cfg.hdr_bytes) / 20;
-		cfg.fq = true;
 		cfg.tso = true;
 		cfg.ack_late_us = lag_us;
 		cfg.ack_late_hold_us = HOLD_US;
-		cfg.seed = seed;
 		cfg.on_ack = on_ack;
 		cfg.hook_arg = &r;
 		linksim_cfg_flows(&cfg, NFLOWS, "bbr2");
