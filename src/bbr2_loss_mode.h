@@ -453,6 +453,13 @@ bbr2_queue_loss_may_end_startup(const struct bbr2 *bbr, u32 lost,
 				      BBR2_BG_LOSS_MAX, true);
 }
 
+/* PROBE_BW DOWN: draining the queue our last probe built. */
+static inline bool bbr2_draining_probe(const struct bbr2 *bbr)
+{
+	return bbr->mode == BBR2_PROBE_BW &&
+	       bbr->cycle_idx == BBR2_BW_PROBE_DOWN;
+}
+
 /*
  * Were this loss round's losses those of our last probe, judged already?
  * Never in v3's mode.  In loss_mode 1, in PROBE_BW DOWN once the buffer
@@ -471,8 +478,7 @@ bbr2_queue_loss_may_end_startup(const struct bbr2 *bbr, u32 lost,
 static inline bool bbr2_loss_judged_by_probe(const struct bbr2 *bbr)
 {
 	return bbr2_loss_mode(bbr) && bbr->deep_buffer &&
-	       bbr->mode == BBR2_PROBE_BW &&
-	       bbr->cycle_idx == BBR2_BW_PROBE_DOWN;
+	       bbr2_draining_probe(bbr);
 }
 
 /*
@@ -484,13 +490,9 @@ static inline bool bbr2_loss_judged_by_probe(const struct bbr2 *bbr)
  */
 static inline bool bbr2_loss_is_congestion(const struct bbr2 *bbr)
 {
-	bool own_queue;
-
 	if (!bbr2_loss_mode(bbr))
 		return true;
-	own_queue = bbr->mode == BBR2_PROBE_BW &&
-		    bbr->cycle_idx == BBR2_BW_PROBE_DOWN;
-	return bbr2_standing_queue(bbr) && !own_queue;
+	return bbr2_standing_queue(bbr) && !bbr2_draining_probe(bbr);
 }
 
 /*
