@@ -27,7 +27,6 @@
 struct result {
 	u32 probes;		/* PROBE_BW UP entries, all flows and seeds */
 	double retrans_pct;	/* mean over the seeds */
-	u32 last_phase[NFLOWS];
 	bool probing[NFLOWS];
 };
 
