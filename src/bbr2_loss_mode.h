@@ -23,8 +23,9 @@
  *
  * It also leaves STARTUP on a lossy round with a queue, however few ACKs
  * reported the loss, if the loss is more than any background it learns
- * could explain; and shortens the min_rtt window when PROBE_RTT finds
- * a queue it could not drain.  Where the bottleneck buffer is too shallow
+ * could explain; shortens the min_rtt window when PROBE_RTT finds a queue
+ * it could not drain; and lets a probe that regrows inflight_hi end
+ * before PROBE_RTT begins.  Where the bottleneck buffer is too shallow
  * for a queue the flow could see, congestion looks like random loss, and
  * three defences keep a flow with a small share from overfilling it: it
  * probes on the Reno-coexistence timer only where a queue is; it cruises
@@ -59,6 +60,7 @@
  *   bbr2_loss_mode_note_loss()       a loss was noted
  *   bbr2_loss_mode_new_min_rtt()     min_rtt takes a new sample
  *   bbr2_loss_mode_min_rtt_win()     the min_rtt window
+ *   bbr2_probe_rtt_waits_for_probe() may PROBE_RTT wait for PROBE_UP
  * All are static inline: the BPF build needs the whole per-ACK path in one
  * program, and the module gains no call per ACK.
  *
@@ -622,6 +624,30 @@ static inline u32 bbr2_loss_mode_min_rtt_win(const struct bbr2 *bbr, u32 win,
 	    bbr->probe_rtt_min_us > min_rtt + (min_rtt >> 2))
 		win = min(win, probe_rtt_win * 3 / 2);
 	return win;
+}
+
+/*
+ * Whether a PROBE_RTT that is due waits for the probe in progress to end.
+ * A probe that ends on loss leaves inflight_hi at (1 - beta) of the
+ * flight, and PROBE_UP regrows it on a slope that doubles every round:
+ * log2 of the shortfall in rounds.  On a path of 10^5 packets per RTT and
+ * more, at a long RTT, that is more rounds than fit between two PROBE_RTTs
+ * (probe_rtt_win).  v3 leaves PROBE_UP for PROBE_RTT all the same, and the
+ * next probe starts its slope from one packet again, so that inflight_hi
+ * stays near (1 - beta) of the path for many cycles.  loss_mode 1 lets the
+ * probe end first: in PROBE_UP the queue a PROBE_RTT drains is the probe's
+ * own, and the min_rtt it would measure keeps for a few more rounds.  It
+ * waits at most one more interval (@probe_rtt_win, jiffies), whatever the
+ * probe does.
+ */
+static inline bool bbr2_probe_rtt_waits_for_probe(const struct bbr2 *bbr,
+						  u32 probe_rtt_win)
+{
+	return bbr2_loss_mode(bbr) && !bbr->deep_buffer &&
+	       bbr->mode == BBR2_PROBE_BW &&
+	       bbr->cycle_idx == BBR2_BW_PROBE_UP &&
+	       !after(tcp_jiffies32,
+		      bbr->probe_rtt_min_stamp + 2 * probe_rtt_win);
 }
 
 #endif /* _BBR2_LOSS_MODE_H */

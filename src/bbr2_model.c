@@ -1499,7 +1499,8 @@ static void bbr2_update_min_rtt(struct sock *sk, const struct rate_sample *rs,
 	u32 done;
 
 	probe_rtt_expired = after(tcp_jiffies32, bbr->probe_rtt_min_stamp +
-					probe_rtt_win);
+					probe_rtt_win) &&
+			    !bbr2_probe_rtt_waits_for_probe(bbr, probe_rtt_win);
 	if (rs->rtt_us >= 0 &&
 	    (rs->rtt_us < bbr->probe_rtt_min_us ||
 	     (probe_rtt_expired && !rs->is_ack_delayed))) {
