@@ -638,7 +638,10 @@ static inline u32 bbr2_loss_mode_min_rtt_win(const struct bbr2 *bbr, u32 win,
  * probe end first: in PROBE_UP the queue a PROBE_RTT drains is the probe's
  * own, and the min_rtt it would measure keeps for a few more rounds.  It
  * waits at most one more interval (@probe_rtt_win, jiffies), whatever the
- * probe does.
+ * probe does.  Only where the buffer has not shown a queue: in a deep
+ * buffer a probe ends when bw stops growing, not on loss, and flows drain
+ * the queue they share by running PROBE_RTT together, which a wait would
+ * put out of step.
  */
 static inline bool bbr2_probe_rtt_waits_for_probe(const struct bbr2 *bbr,
 						  u32 probe_rtt_win)
