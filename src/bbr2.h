@@ -143,6 +143,19 @@ static inline u32 bbr2_bw(const struct bbr2 *bbr)
 	return min(bbr2_max_bw(bbr), bbr->bw_lo);
 }
 
+/* PROBE_BW UP: inflight pushed above the estimate, probing for bw. */
+static inline bool bbr2_probing_up(const struct bbr2 *bbr)
+{
+	return bbr->mode == BBR2_PROBE_BW && bbr->cycle_idx == BBR2_BW_PROBE_UP;
+}
+
+/* PROBE_BW DOWN: draining the queue our last probe built. */
+static inline bool bbr2_draining_probe(const struct bbr2 *bbr)
+{
+	return bbr->mode == BBR2_PROBE_BW &&
+	       bbr->cycle_idx == BBR2_BW_PROBE_DOWN;
+}
+
 /*
  * Entry points registered in struct tcp_congestion_ops.  The glue passes
  * each the tunables set it loaded at the hook's entry (@t), so that one

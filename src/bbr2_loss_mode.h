@@ -455,13 +455,6 @@ bbr2_queue_loss_may_end_startup(const struct bbr2 *bbr, u32 lost,
 				      BBR2_BG_LOSS_MAX, true);
 }
 
-/* PROBE_BW DOWN: draining the queue our last probe built. */
-static inline bool bbr2_draining_probe(const struct bbr2 *bbr)
-{
-	return bbr->mode == BBR2_PROBE_BW &&
-	       bbr->cycle_idx == BBR2_BW_PROBE_DOWN;
-}
-
 /*
  * Were this loss round's losses those of our last probe, judged already?
  * Never in v3's mode.  In loss_mode 1, in PROBE_BW DOWN once the buffer
@@ -647,8 +640,7 @@ static inline bool bbr2_probe_rtt_waits_for_probe(const struct bbr2 *bbr,
 						  u32 probe_rtt_win)
 {
 	return bbr2_loss_mode(bbr) && !bbr->deep_buffer &&
-	       bbr->mode == BBR2_PROBE_BW &&
-	       bbr->cycle_idx == BBR2_BW_PROBE_UP &&
+	       bbr2_probing_up(bbr) &&
 	       !after(tcp_jiffies32,
 		      bbr->probe_rtt_min_stamp + 2 * probe_rtt_win);
 }

@@ -321,7 +321,7 @@ static u32 bbr2_quantization_budget(const struct sock *sk, u32 cwnd,
 	    cwnd < 3 * bbr2_tso_segs_floor(sk, t))
 		cwnd = max(cwnd, 3 * bbr2_tso_segs_goal(sk, t));
 	cwnd = max(cwnd, bbr2_param(t, CWND_MIN_TARGET));
-	if (bbr->mode == BBR2_PROBE_BW && bbr->cycle_idx == BBR2_BW_PROBE_UP)
+	if (bbr2_probing_up(bbr))
 		cwnd = cwnd < U32_MAX - 2 ? cwnd + 2 : U32_MAX;
 	return cwnd;
 }
@@ -1023,7 +1023,7 @@ static void bbr2_handle_inflight_too_high(struct sock *sk,
 			 (BBR_UNIT - bbr2_param(t, BETA))) >> BBR_SCALE;
 		bbr->inflight_hi = max(held, floor);
 	}
-	if (bbr->mode == BBR2_PROBE_BW && bbr->cycle_idx == BBR2_BW_PROBE_UP) {
+	if (bbr2_probing_up(bbr)) {
 		bbr2_start_bw_probe_down(sk, t);
 		/*
 		 * Google's kernel notes lost packets one at a time, so those
@@ -1110,7 +1110,7 @@ static bool bbr2_adapt_upper_bounds(struct sock *sk,
 	 */
 	if (rs->delivered > 0 && rs->delivered > bbr->inflight_hi)
 		bbr->inflight_hi = rs->delivered;
-	if (bbr->mode == BBR2_PROBE_BW && bbr->cycle_idx == BBR2_BW_PROBE_UP)
+	if (bbr2_probing_up(bbr))
 		bbr2_probe_inflight_hi_upward(sk, rs);
 	return false;
 }
