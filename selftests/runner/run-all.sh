@@ -23,10 +23,10 @@
 #               all of it on FULL_SUITE_ABI, with bbr2_bpf's functional
 #               tests in the same boot (BPF_ABI), the functional tests and
 #               the loss scenario (SUITE=series) on the others unless
-#               VM_SUITE=all, with a table test x kernel; then,
-#               on the default kernel, the admin guide's commands and the
-#               short stress/fault profile and the tools/ tests; last,
-#               bbr2_bpf on sid's 7.x
+#               VM_SUITE=all, with a table test x kernel; then, on
+#               the default kernel, in one boot, the short stress/fault
+#               profile, the tools/ tests and the admin guide's commands;
+#               last, bbr2_bpf on sid's 7.x
 #
 # Each stage is a test; the model and VM stages add their own counts.  The
 # last line is "total: N passed, N failed, N skipped"; the exit code is 0
@@ -178,9 +178,10 @@ if command -v shellcheck >/dev/null; then
 else
 	skip "quick: shellcheck" "shellcheck not installed"
 fi
-# The model tests (single-threaded, about 6 minutes) run in a lane of their
-# own beside the compiles and chroots that follow; nothing that measures
-# time or throughput runs until the lane has ended.
+# The model tests and then the build matrix (each single-threaded) run in
+# a lane of their own beside the packaging chroot's, which keeps the other
+# core busy; nothing that measures time or throughput runs until the lane
+# has ended.
 model_lane() {
 	stage "quick: model tests" model make -C "$SELFTESTS/model" check ${KSRC:+KSRC="$KSRC"}
 	add_counts "$RESULTS/model.log"
@@ -190,6 +191,11 @@ model_lane() {
 	stage "quick: model tests on the 7.1 API (KVER=7.1)" model-7.1 \
 		make -C "$SELFTESTS/model" check KVER=7.1
 	add_counts "$RESULTS/model-7.1.log"
+	# The same tree on every kernel series (the sid chroot's, not the
+	# packaging test's bookworm chroot).
+	stage "quick: build matrix 5.10 6.1 6.12 7.x, W=1, no warnings" matrix \
+		"${sudo[@]}" "$SELFTESTS/build/build-matrix.sh"
+	grep -A9 '^series kernel' "$RESULTS/matrix.log" | sed 's/^/   /'
 }
 lane_begin model_lane
 
@@ -203,10 +209,7 @@ stage "quick: bbr2_bpf: make bpf, the admin guide's build commands" bpf-build \
 	"$SELFTESTS/docs/bpf_build_commands_work.sh"
 add_ktap "$RESULTS/bpf-build.log"
 
-# The same tree on every kernel series: build, DKMS, package.
-stage "quick: build matrix 5.10 6.1 6.12 7.x, W=1, no warnings" matrix \
-	"${sudo[@]}" "$SELFTESTS/build/build-matrix.sh"
-grep -A9 '^series kernel' "$RESULTS/matrix.log" | sed 's/^/   /'
+# DKMS and packages, in a chroot, beside the lane.
 stage "quick: packages (deb, rpm), DKMS, make install, signing (chroot)" packaging \
 	"${sudo[@]}" "$SELFTESTS/packaging/packaging-test.sh"
 add_counts "$RESULTS/packaging.log"
@@ -307,22 +310,23 @@ else
 	# shellcheck disable=SC2086 # one argument per kernel
 	vm_table $VM_KERNELS | tee "$RESULTS/vm-table.txt"
 
-	# The rest on the default kernel (the module is rebuilt for it).
-	stage "vm: admin-guide commands on $KVER" vm-docs \
-		make -C "$SELFTESTS" vm-docs KVER="$KVER" \
-		RESULTS="$RESULTS/vm-docs"
-	add_ktap "$RESULTS/vm-docs.log"
-
-	# stress, faults, bad input (selftests/stress), CI-sized profile,
-	# then tools/ (bpftrace scripts on the tracepoints, bbr2-lab runs), in
-	# one boot; STRESS=0 leaves the stress suite out
+	# The rest on the default kernel (the module is rebuilt for it), in
+	# one boot: stress, faults, bad input (selftests/stress), CI-sized
+	# profile, then tools/ (bpftrace scripts on the tracepoints, bbr2-lab
+	# runs), then the admin guide's commands, which change the guest's
+	# /etc and /lib/modules (overlays).  STRESS=0 leaves the stress suite
+	# out, and the other two run in boots of their own.
 	if [ "${STRESS:-1}" = 1 ]; then
-		stage "vm: stress, faults and bad input (PROFILE=short), tools, on $KVER" vm-stress-tools \
-			make -C "$SELFTESTS" vm-stress-tools NO_BUILD=1 KVER="$KVER" PROFILE=short \
+		stage "vm: stress, faults and bad input (PROFILE=short), tools, admin-guide commands, on $KVER" vm-stress-tools \
+			make -C "$SELFTESTS" vm-stress-tools KVER="$KVER" PROFILE=short DOCS=1 \
 			RESULTS="$RESULTS/vm-stress-tools"
 		add_ktap "$RESULTS/vm-stress-tools.log"
 	else
 		skip "vm: stress, faults and bad input" "STRESS=0"
+		stage "vm: admin-guide commands on $KVER" vm-docs \
+			make -C "$SELFTESTS" vm-docs KVER="$KVER" \
+			RESULTS="$RESULTS/vm-docs"
+		add_ktap "$RESULTS/vm-docs.log"
 		stage "vm: tools (bpftrace scripts, bbr2-lab runs) on $KVER" vm-tools \
 			make -C "$SELFTESTS" vm-tools NO_BUILD=1 KVER="$KVER" TESTS= \
 			RESULTS="$RESULTS/vm-tools"
