@@ -29,6 +29,9 @@
  *   link_late_us=N    the bottleneck is the test bed's tbf, whose watchdog
  *                     fires up to N us late (default 0: an exact link)
  *   link_burst_us=N   that tbf's bucket depth (default 4000)
+ *   ack_late_us=N     the receiving host is busy: its ACKs leave late by a
+ *                     lag drawn from 0..N us (default 0: at once)
+ *   ack_late_hold_us=N  every N us a new lag is drawn (default 10000)
  *   seed=N            random loss seed (default 1)
  *   ts=S              add a time series with S-second samples
  *   param.NAME=V      tcp_bbr2 module parameter
@@ -172,6 +175,10 @@ int main(int argc, char **argv)
 			cfg.link_late_us = strtoul(v, NULL, 0);
 		else if (!strcmp(a, "link_burst_us"))
 			cfg.link_burst_us = strtoul(v, NULL, 0);
+		else if (!strcmp(a, "ack_late_us"))
+			cfg.ack_late_us = strtoul(v, NULL, 0);
+		else if (!strcmp(a, "ack_late_hold_us"))
+			cfg.ack_late_hold_us = strtoul(v, NULL, 0);
 		else if (!strcmp(a, "seed"))
 			cfg.seed = strtoull(v, NULL, 0);
 		else if (!strcmp(a, "ts"))
