@@ -3,8 +3,9 @@
 """The loss_mode scenarios in the userspace simulator, side by side.
 
 Runs every scenario loss_mode=1 is judged by (random loss, also on paths
-whose whole BDP is 8 and 44 packets, 16 flows in a 5 %-BDP buffer,
-sharing with one CUBIC flow, and the "nowhere worse" scenarios) for
+whose whole BDP is 8 and 44 packets, 16 flows in a 5 %-BDP buffer, also
+joining one after another as a parallel-stream tool's do, sharing with
+one CUBIC flow, and the "nowhere worse" scenarios) for
 bbr2 in v3 mode (the default), bbr2 with each given loss_mode, the
 kernel's BBRv1 and CUBIC, over several seeds, and prints mean [min-max]
 per cell as a reStructuredText-friendly table.  A benchmark: it prints
@@ -47,6 +48,19 @@ def run_json(binary, args):
 def run_traj(binary, args):
     return subprocess.run([binary] + args, check=True, capture_output=True,
                           text=True).stdout
+
+
+def staggered(cc, n, gap_s):
+    """A mix of n flows of cc, each joining gap_s after the one before,
+    as the streams of iperf3 -P and other parallel-stream tools do: they
+    open one connection after another."""
+    return ",".join("%s:1@%.3f" % (cc, i * gap_s) for i in range(n))
+
+
+def retrans_pct(res):
+    """Retransmitted packets as a percentage of all sent, every group."""
+    sent = sum(g["sent"] for g in res["groups"])
+    return 100.0 * sum(g["retrans"] for g in res["groups"]) / sent if sent else 0.0
 
 
 def group_gp(res, idx):
@@ -92,6 +106,9 @@ def scenarios(dur):
         ("16 flows, 5 %-BDP buffer: retransmits %", "sim",
          lambda c: (["buf_bdp=0.05", "mix=%s:16" % c] + d,
                     lambda r: r["groups"][0]["retrans_pct"])),
+        ("16 flows, 5 %-BDP buffer, joining 50 ms apart: retransmits %", "sim",
+         lambda c: (["buf_bdp=0.05", "mix=" + staggered(c, 16, 0.05)] + d,
+                    lambda r: retrans_pct(r))),
         ("16 flows, 5 %-BDP buffer: utilisation", "sim",
          lambda c: (["buf_bdp=0.05", "mix=%s:16" % c] + d,
                     lambda r: r["util"])),
