@@ -10,10 +10,14 @@
  *
  *   loss_sources [-n FLOWS] [-r MBIT] [-t RTT_MS] [-B BUF_BDP_PERCENT]
  *                [-P BUF_PKTS] [-d SECONDS] [-s SEED] [-p NAME=V ...]
- *                [-x CC] [-T 1] [-L LOSS_PERCENT]
+ *                [-x CC] [-T 1] [-L LOSS_PERCENT] [-g MS]
  *
  * -L: random loss of data packets, percent (e.g. 3 or 0.5); its drops are
  * counted apart from the buffer's.
+ *
+ * -g MS: the flows join MS apart (flow i at i x MS), as the streams of a
+ * parallel-stream tool do: iperf3 -P opens each connection once the one
+ * before it has completed its handshake, about an RTT later.
  *
  * -T 1: the QEMU/TCG test bed modelled, as the validation's testbed
  * column (ACKs every 2nd packet, fq's watchdog up to 1000 us late, the
@@ -117,7 +121,7 @@ int main(int argc, char **argv)
 	struct linksim *sim;
 	struct src s;
 	u32 nflows = 16, rate_mbit = 50, rtt_ms = 40, buf_pct = 5, dur = 30;
-	u32 buf_pkts = 0, testbed = 0, loss_ppm = 0;
+	u32 buf_pkts = 0, testbed = 0, loss_ppm = 0, gap_ms = 0;
 	const char *cc = "bbr2";
 	u64 seed = 1, sent = 0, retr = 0, total = 0;
 	u32 i, m;
@@ -150,6 +154,8 @@ int main(int argc, char **argv)
 			testbed = strtoul(v, NULL, 0);
 		else if (!strcmp(a, "-L"))
 			loss_ppm = (u32)(strtod(v, NULL) * 10000 + 0.5);
+		else if (!strcmp(a, "-g"))
+			gap_ms = strtoul(v, NULL, 0);
 		else if (!strcmp(a, "-p")) {
 			char name[64];
 			const char *eq = strchr(v, '=');
@@ -188,8 +194,10 @@ int main(int argc, char **argv)
 		cfg.queue_pkts = buf_pkts;
 	}
 	cfg.nflows = nflows;
-	for (i = 0; i < nflows; i++)
+	for (i = 0; i < nflows; i++) {
 		cfg.flow[i].cc = cc;
+		cfg.flow[i].start_us = (u64)i * gap_ms * USEC_PER_MSEC;
+	}
 	s.nflows = nflows;
 	s.bbr2 = !strcmp(cc, "bbr2");
 	cfg.on_tick = on_tick;
@@ -238,7 +246,7 @@ int main(int argc, char **argv)
 	linksim_free(sim);
 	return 0;
 usage:
-	fprintf(stderr, "usage: %s [-n FLOWS] [-r MBIT] [-t RTT_MS] [-B BUF_PCT] [-P BUF_PKTS] [-d S] [-s SEED] [-p NAME=V] [-x CC] [-T 1] [-L LOSS_PCT]\n",
+	fprintf(stderr, "usage: %s [-n FLOWS] [-r MBIT] [-t RTT_MS] [-B BUF_PCT] [-P BUF_PKTS] [-d S] [-s SEED] [-p NAME=V] [-x CC] [-T 1] [-L LOSS_PCT] [-g MS]\n",
 		argv[0]);
 	return 2;
 }
