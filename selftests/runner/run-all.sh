@@ -179,9 +179,9 @@ else
 	skip "quick: shellcheck" "shellcheck not installed"
 fi
 # The model tests and then the build matrix (each single-threaded) run in
-# a lane of their own beside the packaging chroot's, which keeps the other
-# core busy; nothing that measures time or throughput runs until the lane
-# has ended.
+# a lane of their own, beside the packaging test, whose chroot builds keep
+# the other core busy; nothing that measures time or throughput runs until
+# the lane has ended.
 model_lane() {
 	stage "quick: model tests" model make -C "$SELFTESTS/model" check ${KSRC:+KSRC="$KSRC"}
 	add_counts "$RESULTS/model.log"
