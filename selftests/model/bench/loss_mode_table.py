@@ -108,7 +108,7 @@ def scenarios(dur):
                     lambda r: r["groups"][0]["retrans_pct"])),
         ("16 flows, 5 %-BDP buffer, joining 50 ms apart: retransmits %", "sim",
          lambda c: (["buf_bdp=0.05", "mix=" + staggered(c, 16, 0.05)] + d,
-                    lambda r: retrans_pct(r))),
+                    retrans_pct)),
         ("16 flows, 5 %-BDP buffer: utilisation", "sim",
          lambda c: (["buf_bdp=0.05", "mix=%s:16" % c] + d,
                     lambda r: r["util"])),

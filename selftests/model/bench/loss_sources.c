@@ -229,10 +229,11 @@ int main(int argc, char **argv)
 		printf("  while some flow was in: STARTUP/DRAIN %llu, else UP %llu, else REFILL %llu, else none %llu\n"
 		       "  probes (entries into PROBE_UP, all flows): %llu, inflight_lo cuts: %llu\n",
 		       s.by_ctx[0], s.by_ctx[1], s.by_ctx[2], s.by_ctx[3], s.probes, s.lo_cuts);
-	for (i = 0; s.bbr2 && i < nflows; i++)
-		deep += bbr2_state(linksim_sk(sim, i))->deep_buffer;
-	if (s.bbr2)
+	if (s.bbr2) {
+		for (i = 0; i < nflows; i++)
+			deep += bbr2_state(linksim_sk(sim, i))->deep_buffer;
 		printf("  flows that noted a deep buffer (loss_mode 1): %u of %u\n", deep, nflows);
+	}
 	if (s.bw_ticks)		/* the bw that paces them, against the link's payload rate */
 		printf("  sum of the flows' bw from 2 s: %.1f Mbit/s (link payload %.1f)\n",
 		       s.bw_sum / s.bw_ticks * cfg.mss * 8 * USEC_PER_SEC / BW_UNIT / 1e6,
