@@ -275,16 +275,16 @@ static inline bool bbr2_standing_queue(const struct bbr2 *bbr)
  * to the flow (bbr2_cruise_extra_headroom()).  In a buffer too shallow to
  * show a deep queue the note never comes.
  */
-static inline bool bbr2_round_shows_deep_queue(const struct sock *sk,
-					       u32 tx_in_flight)
+static inline bool bbr2_flight_shows_deep_queue(const struct sock *sk,
+						u32 flight)
 {
 	const struct bbr2 *bbr = inet_csk_ca(sk);
 	u64 bdp;
 
-	if (!bbr2_standing_queue(bbr) || bbr->min_rtt_us == ~0U)
+	if (bbr->min_rtt_us == ~0U)
 		return false;
 	bdp = ((u64)bbr2_max_bw(bbr) * bbr->min_rtt_us) >> BW_SCALE;
-	return tx_in_flight > bdp &&
+	return flight > bdp &&
 	       bbr2_srtt_shows_queue(sk, BBR2_DEEP_QUEUE_RTT_SHIFT);
 }
 
@@ -295,10 +295,30 @@ static inline void bbr2_note_deep_buffer(struct sock *sk, u32 tx_in_flight)
 
 	if (!bbr2_loss_mode(bbr) || bbr->deep_buffer)
 		return;
-	deep_queue = bbr2_round_shows_deep_queue(sk, tx_in_flight);
+	deep_queue = bbr2_standing_queue(bbr) &&
+		     bbr2_flight_shows_deep_queue(sk, tx_in_flight);
 	if (deep_queue && (bbr->deep_queue_seen || !bbr->full_bw_reached))
 		bbr->deep_buffer = 1;
 	bbr->deep_queue_seen = deep_queue;
+}
+
+/*
+ * STARTUP ends (bbr2_check_drain()).  In loss_mode 1, note a deep buffer
+ * if the flight is above the BDP and smoothed RTT shows a deep queue now:
+ * STARTUP's last round fills the buffer from the queue the round before
+ * left, so that its first RTT samples can come close to min_rtt, and the
+ * round that sees the full buffer may end in DRAIN, which empties it.
+ * Neither is a round that kept a standing queue throughout, and a flow
+ * whose STARTUP ended on the bw plateau before a loss round showed the
+ * queue would take a deep buffer for a shallow one.
+ */
+static inline void bbr2_loss_mode_startup_done(struct sock *sk)
+{
+	struct bbr2 *bbr = inet_csk_ca(sk);
+
+	if (bbr2_loss_mode(bbr) && !bbr->deep_buffer &&
+	    bbr2_flight_shows_deep_queue(sk, tcp_packets_in_flight(tcp_sk(sk))))
+		bbr->deep_buffer = 1;
 }
 
 /*

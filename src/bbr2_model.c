@@ -1414,6 +1414,7 @@ static void bbr2_check_drain(struct sock *sk, const struct bbr2_tunables *t)
 		tp->snd_ssthresh = bbr2_inflight(sk, bbr2_max_bw(bbr),
 						 BBR_UNIT, t);
 		bbr2_reset_congestion_signals(bbr);
+		bbr2_loss_mode_startup_done(sk);
 	}
 	if (bbr->mode != BBR2_DRAIN)
 		return;
