@@ -23,21 +23,22 @@
  *
  * It also leaves STARTUP on a lossy round with a queue, however few ACKs
  * reported the loss, if the loss is more than any background it learns
- * could explain; shortens the min_rtt window when PROBE_RTT finds a queue
- * it could not drain; and lets a probe that regrows inflight_hi end
- * before PROBE_RTT begins.  Where the bottleneck buffer is too shallow
- * for a queue the flow could see, congestion looks like random loss, and
- * three defences keep a flow with a small share from overfilling it: it
- * probes on the Reno-coexistence timer only where a queue is; it cruises
- * a few packets further below inflight_hi than v3; and it trims
- * inflight_hi a packet on a cruising round with congestion loss.  A flow
- * that has seen a deep queue (bbr2_note_deep_buffer()) knows its buffer
- * shows congestion, drops the first and the last, and keeps the headroom
- * only in proportion to inflight_hi: there they would only hold a flow
- * whose whole BDP is a few packets below its pipe, since every probe that
- * random loss ends early leaves inflight_hi near the BDP.
- * There, too, it judges a loss rate against the background in fractions
- * of a packet (bbr2_loss_beyond_level()).
+ * could explain; notes at STARTUP's end a deep buffer that STARTUP filled;
+ * shortens the min_rtt window when PROBE_RTT finds a queue it could not
+ * drain; and lets a probe that regrows inflight_hi end before PROBE_RTT
+ * begins.  Where the bottleneck buffer is too shallow for a queue the flow
+ * could see, congestion looks like random loss, and three defences keep a
+ * flow with a small share from overfilling it: it probes on the
+ * Reno-coexistence timer only where a queue is; it cruises a few packets
+ * further below inflight_hi than v3; and it trims inflight_hi a packet on a
+ * cruising round with congestion loss.  A flow that has seen a deep queue
+ * (bbr2_note_deep_buffer()) knows its buffer shows congestion, drops the
+ * first and the last, and keeps the headroom only in proportion to
+ * inflight_hi: there they would only hold a flow whose whole BDP is a few
+ * packets below its pipe, since every probe that random loss ends early
+ * leaves inflight_hi near the BDP.  There, too, it judges a loss rate
+ * against the background in fractions of a packet
+ * (bbr2_loss_beyond_level()).
  *
  * The model (bbr2_model.c) asks this unit at each of its decision points;
  * in loss_mode 0 every answer is v3's:
@@ -46,6 +47,7 @@
  *   bbr2_loss_mode_start_cruise()    PROBE_BW CRUISE begins
  *   bbr2_note_low_rtt()              every ACK: an RTT sample
  *   bbr2_note_deep_buffer()          end of a loss round: did it see a queue
+ *   bbr2_loss_mode_startup_done()    STARTUP ends: did it fill a deep buffer
  *   bbr2_update_bg_loss()            end of a loss round
  *   bbr2_forget_low_rtt()            a new loss round begins
  *   bbr2_queue_loss_may_end_startup() may this STARTUP round's loss end it
@@ -213,7 +215,7 @@ static inline void bbr2_loss_mode_start_cruise(struct bbr2 *bbr)
  * the handshake's RTT, from which min_rtt may come, lacking a full-sized
  * packet's serialisation).  At DTN rates an interval is microseconds.
  */
-static inline bool bbr2_srtt_shows_queue(const struct sock *sk, u32 shift)
+static inline u64 bbr2_queue_rtt_us(const struct sock *sk, u32 shift)
 {
 	const struct bbr2 *bbr = inet_csk_ca(sk);
 	u64 min_rtt = bbr->min_rtt_us;
@@ -222,7 +224,12 @@ static inline bool bbr2_srtt_shows_queue(const struct sock *sk, u32 shift)
 
 	if (bw)
 		not_queue += 2 * div_u64(BW_UNIT, bw);	/* us per packet, x2 */
-	return (u64)(tcp_sk(sk)->srtt_us >> 3) > min_rtt + not_queue;
+	return min_rtt + not_queue;
+}
+
+static inline bool bbr2_srtt_shows_queue(const struct sock *sk, u32 shift)
+{
+	return (u64)(tcp_sk(sk)->srtt_us >> 3) > bbr2_queue_rtt_us(sk, shift);
 }
 
 /* Is an RTT sample (next to) free of queue? */
@@ -274,9 +281,19 @@ static inline bool bbr2_standing_queue(const struct bbr2 *bbr)
  * are off (bbr2_trim_cruising_cap(), bbr2_queue_lets_reno_in()) or scaled
  * to the flow (bbr2_cruise_extra_headroom()).  In a buffer too shallow to
  * show a deep queue the note never comes.
+ *
+ * The ACK's own RTT sample (@rtt_us) must show the deep queue as well as
+ * smoothed RTT.  TCP smooths the RTT of the oldest packet an ACK covers,
+ * the rate sample times the newest: where a receiver ACKs every second
+ * segment and a flow of a few packets, held by its cwnd, sends in the
+ * bursts its ACKs release, the older packet of each pair waits for its
+ * partner or the receiver's delayed-ACK timer, and smoothed RTT runs
+ * tens of milliseconds above the path's.  An ACK without a sample (one
+ * that only SACKs retransmissions, as in recovery after an overflow)
+ * leaves smoothed RTT to judge alone.
  */
 static inline bool bbr2_flight_shows_deep_queue(const struct sock *sk,
-						u32 flight)
+						u32 flight, long rtt_us)
 {
 	const struct bbr2 *bbr = inet_csk_ca(sk);
 	u64 bdp;
@@ -285,10 +302,13 @@ static inline bool bbr2_flight_shows_deep_queue(const struct sock *sk,
 		return false;
 	bdp = ((u64)bbr2_max_bw(bbr) * bbr->min_rtt_us) >> BW_SCALE;
 	return flight > bdp &&
+	       (rtt_us < 0 ||
+		(u64)rtt_us > bbr2_queue_rtt_us(sk, BBR2_DEEP_QUEUE_RTT_SHIFT)) &&
 	       bbr2_srtt_shows_queue(sk, BBR2_DEEP_QUEUE_RTT_SHIFT);
 }
 
-static inline void bbr2_note_deep_buffer(struct sock *sk, u32 tx_in_flight)
+static inline void bbr2_note_deep_buffer(struct sock *sk, u32 tx_in_flight,
+					 long rtt_us)
 {
 	struct bbr2 *bbr = inet_csk_ca(sk);
 	bool deep_queue;
@@ -296,7 +316,7 @@ static inline void bbr2_note_deep_buffer(struct sock *sk, u32 tx_in_flight)
 	if (!bbr2_loss_mode(bbr) || bbr->deep_buffer)
 		return;
 	deep_queue = bbr2_standing_queue(bbr) &&
-		     bbr2_flight_shows_deep_queue(sk, tx_in_flight);
+		     bbr2_flight_shows_deep_queue(sk, tx_in_flight, rtt_us);
 	if (deep_queue && (bbr->deep_queue_seen || !bbr->full_bw_reached))
 		bbr->deep_buffer = 1;
 	bbr->deep_queue_seen = deep_queue;
@@ -304,7 +324,7 @@ static inline void bbr2_note_deep_buffer(struct sock *sk, u32 tx_in_flight)
 
 /*
  * STARTUP ends (bbr2_check_drain()).  In loss_mode 1, note a deep buffer
- * if the flight is above the BDP and smoothed RTT shows a deep queue now:
+ * if the flight is above the BDP and the RTT shows a deep queue now:
  * STARTUP's last round fills the buffer from the queue the round before
  * left, so that its first RTT samples can come close to min_rtt, and the
  * round that sees the full buffer may end in DRAIN, which empties it.
@@ -312,12 +332,13 @@ static inline void bbr2_note_deep_buffer(struct sock *sk, u32 tx_in_flight)
  * whose STARTUP ended on the bw plateau before a loss round showed the
  * queue would take a deep buffer for a shallow one.
  */
-static inline void bbr2_loss_mode_startup_done(struct sock *sk)
+static inline void bbr2_loss_mode_startup_done(struct sock *sk, long rtt_us)
 {
 	struct bbr2 *bbr = inet_csk_ca(sk);
 
 	if (bbr2_loss_mode(bbr) && !bbr->deep_buffer &&
-	    bbr2_flight_shows_deep_queue(sk, tcp_packets_in_flight(tcp_sk(sk))))
+	    bbr2_flight_shows_deep_queue(sk, tcp_packets_in_flight(tcp_sk(sk)),
+					 rtt_us))
 		bbr->deep_buffer = 1;
 }
 

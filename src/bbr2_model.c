@@ -838,7 +838,7 @@ static void bbr2_update_congestion_signals(struct sock *sk,
 
 	if (!bbr->loss_round_start)
 		return;
-	bbr2_note_deep_buffer(sk, ack->tx_in_flight);
+	bbr2_note_deep_buffer(sk, ack->tx_in_flight, rs->rtt_us);
 	bbr2_update_bg_loss(bbr, ack->lost, ack->tx_in_flight, t);
 	/* The loss mode may end STARTUP on a lossy round with a queue. */
 	if (bbr2_queue_loss_may_end_startup(bbr, ack->lost, ack->tx_in_flight,
@@ -1399,7 +1399,8 @@ static void bbr2_check_full_bw_reached(struct sock *sk,
 }
 
 /* Pipe full: drain the queue STARTUP built, then enter PROBE_BW. */
-static void bbr2_check_drain(struct sock *sk, const struct bbr2_tunables *t)
+static void bbr2_check_drain(struct sock *sk, const struct rate_sample *rs,
+			     const struct bbr2_tunables *t)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct bbr2 *bbr = inet_csk_ca(sk);
@@ -1414,7 +1415,7 @@ static void bbr2_check_drain(struct sock *sk, const struct bbr2_tunables *t)
 		tp->snd_ssthresh = bbr2_inflight(sk, bbr2_max_bw(bbr),
 						 BBR_UNIT, t);
 		bbr2_reset_congestion_signals(bbr);
-		bbr2_loss_mode_startup_done(sk);
+		bbr2_loss_mode_startup_done(sk, rs->rtt_us);
 	}
 	if (bbr->mode != BBR2_DRAIN)
 		return;
@@ -1558,7 +1559,7 @@ static void bbr2_update_model(struct sock *sk, const struct rate_sample *rs,
 	bbr2_update_ack_aggregation(sk, rs, t);
 	bbr2_check_loss_too_high_in_startup(sk, rs, ack, t);
 	bbr2_check_full_bw_reached(sk, rs, ack, t);
-	bbr2_check_drain(sk, t);
+	bbr2_check_drain(sk, rs, t);
 	bbr2_update_cycle_phase(sk, rs, ack, t);
 	bbr2_update_min_rtt(sk, rs, t);
 }
