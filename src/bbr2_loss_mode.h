@@ -21,17 +21,17 @@
  * rounds that drain a probe's queue (DOWN) cut nothing: their losses are
  * the probe's.
  *
- * It also leaves STARTUP on a lossy round with a queue, however few ACKs
- * reported the loss, if the loss is more than any background it learns
- * could explain; notes at STARTUP's end a deep buffer that STARTUP filled;
- * shortens the min_rtt window when PROBE_RTT finds a queue it could not
- * drain; and lets a probe that regrows inflight_hi end before PROBE_RTT
- * begins.  Where the bottleneck buffer is too shallow for a queue the flow
- * could see, congestion looks like random loss, and three defences keep a
- * flow with a small share from overfilling it: it probes on the
- * Reno-coexistence timer only where a queue is; it cruises a few packets
- * further below inflight_hi than v3; and it trims inflight_hi a packet on a
- * cruising round with congestion loss.  A flow that has seen a deep queue
+ * It also leaves STARTUP on a lossy round, however few ACKs reported the
+ * loss, if the loss is more than any background it learns could explain;
+ * notes at STARTUP's end a deep buffer that STARTUP filled; shortens the
+ * min_rtt window when PROBE_RTT finds a queue it could not drain; and lets
+ * a probe that regrows inflight_hi end before PROBE_RTT begins.  Where the
+ * bottleneck buffer is too shallow for a queue the flow could see,
+ * congestion looks like random loss, and three defences keep a flow with a
+ * small share from overfilling it: it probes on the Reno-coexistence timer
+ * only where a queue is; it cruises a few packets further below inflight_hi
+ * than v3; and it trims inflight_hi a packet on a cruising round with
+ * congestion loss.  A flow that has seen a deep queue
  * (bbr2_note_deep_buffer()) knows its buffer shows congestion, drops the
  * first and the last, and keeps the headroom only in proportion to
  * inflight_hi: there they would only hold a flow whose whole BDP is a few
@@ -50,7 +50,7 @@
  *   bbr2_loss_mode_startup_done()    STARTUP ends: did it fill a deep buffer
  *   bbr2_update_bg_loss()            end of a loss round
  *   bbr2_forget_low_rtt()            a new loss round begins
- *   bbr2_queue_loss_may_end_startup() may this STARTUP round's loss end it
+ *   bbr2_loss_may_end_startup()      may this STARTUP round's loss end it
  *   bbr2_loss_judged_by_probe()      were this round's losses our probe's
  *   bbr2_loss_is_congestion()        is this round's loss congestion
  *   bbr2_loss_cuts_bw()              does its congestion cut bw_lo too
@@ -469,28 +469,28 @@ static inline bool bbr2_loss_beyond_background(const struct bbr2 *bbr,
 
 /*
  * At the end of a STARTUP loss round: may its loss end STARTUP without
- * full_loss_cnt lossy ACKs?  In loss_mode 1, if the round kept a standing
- * queue and lost more than the largest background the loss mode learns
- * could explain (BBR2_BG_LOSS_MAX, with its margin; the caller then asks
- * whether it lost more than loss_thresh): that is the pipe overflowing,
- * however few ACKs brought the news.  A flow with a small share of the
- * pipe (many flows of ~10 packets each) never sees full_loss_cnt lossy
- * ACKs in a round, and would keep doubling into a full buffer until bw
- * plateaus; its share of an overflow is a large part of its round.
- * STARTUP's queue is min_rtt/64, a packet or two of its own bursts on a
- * path of a few dozen packets, and one random loss in such a round is
- * more than loss_thresh: without the background's margin a flow would
- * leave STARTUP at half its BDP, with an inflight_hi that every probe's
- * first random loss then holds there.
+ * full_loss_cnt lossy ACKs?  In loss_mode 1, if the round lost more than
+ * the largest background the loss mode learns could explain
+ * (BBR2_BG_LOSS_MAX, with its margin; the caller then asks whether it
+ * lost more than loss_thresh): that is the pipe overflowing, however few
+ * ACKs brought the news.  A flow with a small share of the pipe (many
+ * flows of ~10 packets each) never sees full_loss_cnt lossy ACKs in a
+ * round, and would keep doubling into a full buffer until bw plateaus;
+ * its share of an overflow is a large part of its round.  No standing
+ * queue is asked for: a flow that joins a buffer others keep full takes
+ * their queue into its min_rtt, and its rounds rarely keep one above it.
+ * One random loss in a round of a few dozen packets is more than
+ * loss_thresh: without the background's margin a flow would leave
+ * STARTUP at half its BDP, with an inflight_hi that every probe's first
+ * random loss then holds there.
  */
-static inline bool
-bbr2_queue_loss_may_end_startup(const struct bbr2 *bbr, u32 lost,
-				u32 tx_in_flight,
-				const struct bbr2_tunables *t)
+static inline bool bbr2_loss_may_end_startup(const struct bbr2 *bbr, u32 lost,
+					     u32 tx_in_flight,
+					     const struct bbr2_tunables *t)
 {
 	return bbr2_loss_mode(bbr) && bbr->mode == BBR2_STARTUP &&
 	       !bbr->full_bw_reached && bbr->loss_in_round &&
-	       bbr2_param(t, FULL_LOSS_CNT) && bbr2_standing_queue(bbr) &&
+	       bbr2_param(t, FULL_LOSS_CNT) &&
 	       bbr2_loss_beyond_level(lost, tx_in_flight,
 				      bbr2_param(t, LOSS_THRESH),
 				      BBR2_BG_LOSS_MAX, true);

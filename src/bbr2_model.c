@@ -840,9 +840,8 @@ static void bbr2_update_congestion_signals(struct sock *sk,
 		return;
 	bbr2_note_deep_buffer(sk, ack->tx_in_flight, rs->rtt_us);
 	bbr2_update_bg_loss(bbr, ack->lost, ack->tx_in_flight, t);
-	/* The loss mode may end STARTUP on a lossy round with a queue. */
-	if (bbr2_queue_loss_may_end_startup(bbr, ack->lost, ack->tx_in_flight,
-					    t) &&
+	/* The loss mode may end STARTUP on a lossy round. */
+	if (bbr2_loss_may_end_startup(bbr, ack->lost, ack->tx_in_flight, t) &&
 	    bbr2_is_inflight_too_high(sk, rs, ack, t))
 		bbr2_handle_queue_too_high_in_startup(sk, t);
 	bbr2_adapt_lower_bounds(sk, rs, ack, t);
