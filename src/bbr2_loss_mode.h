@@ -296,15 +296,16 @@ static inline bool bbr2_flight_shows_deep_queue(const struct sock *sk,
 						u32 flight, long rtt_us)
 {
 	const struct bbr2 *bbr = inet_csk_ca(sk);
-	u64 bdp;
+	u64 bdp, deep_rtt;
 
 	if (bbr->min_rtt_us == ~0U)
 		return false;
 	bdp = ((u64)bbr2_max_bw(bbr) * bbr->min_rtt_us) >> BW_SCALE;
-	return flight > bdp &&
-	       (rtt_us < 0 ||
-		(u64)rtt_us > bbr2_queue_rtt_us(sk, BBR2_DEEP_QUEUE_RTT_SHIFT)) &&
-	       bbr2_srtt_shows_queue(sk, BBR2_DEEP_QUEUE_RTT_SHIFT);
+	if (flight <= bdp)
+		return false;
+	deep_rtt = bbr2_queue_rtt_us(sk, BBR2_DEEP_QUEUE_RTT_SHIFT);
+	return (rtt_us < 0 || (u64)rtt_us > deep_rtt) &&
+	       (u64)(tcp_sk(sk)->srtt_us >> 3) > deep_rtt;
 }
 
 static inline void bbr2_note_deep_buffer(struct sock *sk, u32 tx_in_flight,
