@@ -18,8 +18,8 @@
  * Outside probing, loss cuts inflight_lo only with a standing queue or at a
  * rate that is too high, and bw_lo only at a rate that is too high; a probe
  * ends on a rate that is too high.  Where the buffer shows a queue, the
- * rounds that drain a probe's queue (DOWN) cut nothing: their losses are
- * the probe's.
+ * rounds that drain a probe's queue (DOWN) never cut bw_lo: their losses
+ * are the probe's.
  *
  * It also leaves STARTUP on a lossy round, however few ACKs reported the
  * loss, if the loss is more than any background it learns could explain;
@@ -51,7 +51,6 @@
  *   bbr2_update_bg_loss()            end of a loss round
  *   bbr2_forget_low_rtt()            a new loss round begins
  *   bbr2_loss_may_end_startup()      may this STARTUP round's loss end it
- *   bbr2_loss_judged_by_probe()      were this round's losses our probe's
  *   bbr2_loss_is_congestion()        is this round's loss congestion
  *   bbr2_loss_cuts_bw()              does its congestion cut bw_lo too
  *   bbr2_bg_loss_level(),
@@ -503,14 +502,7 @@ static inline bool bbr2_loss_may_end_startup(const struct bbr2 *bbr, u32 lost,
  * has shown a deep queue (bbr2_note_deep_buffer()): the packets DOWN's
  * rounds report lost were sent while the probe filled the buffer, the
  * probe has been judged on them (a loss rate too high ends it and sets
- * inflight_hi), and DOWN drains the queue it built.  Cutting bw_lo and
- * inflight_lo for them too would hold the flow, until its next probe, at
- * what a round that lost packets delivered: under random loss, which
- * makes every probe's overflow look too high, in nearly every cycle.
- * Congestion that outlasts the probe shows in the next round, in CRUISE.
- * In a buffer too shallow to show a queue DOWN's cuts stay: there many
- * flows' probes overfill the buffer together, and the cuts are what
- * brings their flight back under it.
+ * inflight_hi), and DOWN drains the queue it built.
  */
 static inline bool bbr2_loss_judged_by_probe(const struct bbr2 *bbr)
 {
@@ -523,7 +515,7 @@ static inline bool bbr2_loss_judged_by_probe(const struct bbr2 *bbr)
  * v3's mode.  In loss_mode 1 only with a standing queue that is not the
  * one our last probe left (PROBE_BW DOWN drains that one, and the probe
  * has been judged already); a loss rate that is too high is congestion in
- * either mode, and the caller asks that next.
+ * either mode, and the caller asks that first.
  */
 static inline bool bbr2_loss_is_congestion(const struct bbr2 *bbr)
 {
@@ -538,12 +530,24 @@ static inline bool bbr2_loss_is_congestion(const struct bbr2 *bbr)
  * background explains cuts only inflight_lo: the queue is inflight beyond
  * the pipe, and a cut to what the round delivered (inflight_latest) drains
  * it.  A bw_lo cut would pace below the link until the next probe, since
- * bw_latest is the delivery rate of a round that lost packets; the caller
- * cuts bw_lo too when the loss rate is too high.
+ * bw_latest is the delivery rate of a round that lost packets, so bw_lo is
+ * cut only at a loss rate that is too high (@too_high), and never for the
+ * losses of a probe judged already (bbr2_loss_judged_by_probe()): under
+ * random loss, which makes every probe's overflow look too high, that
+ * would hold the flow below the link in nearly every cycle.  Those losses
+ * still cut inflight_lo when their rate is too high: where several flows
+ * share the buffer, one flow's probe overfills a buffer the others keep
+ * full, and a flow that went back to cruising at its cap after every such
+ * probe would keep it full for the next.  In a buffer too shallow to show
+ * a queue DOWN's cuts are v3's: there many flows' probes overfill the
+ * buffer together, and the cuts are what brings their flight back under
+ * it.
  */
-static inline bool bbr2_loss_cuts_bw(const struct bbr2 *bbr)
+static inline bool bbr2_loss_cuts_bw(const struct bbr2 *bbr, bool too_high)
 {
-	return !bbr2_loss_mode(bbr);
+	if (!bbr2_loss_mode(bbr))
+		return true;
+	return too_high && !bbr2_loss_judged_by_probe(bbr);
 }
 
 /*

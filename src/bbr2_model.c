@@ -744,28 +744,32 @@ static void bbr2_init_lower_bounds(struct sock *sk, bool init_bw)
 }
 
 /*
- * Was the loss in this loss round congestion?  v3 takes all loss for
- * congestion; the loss mode may ask for a sign of it, and then a loss rate
- * that is too high is one, unless the losses were our probe's.
+ * Congestion loss: cut inflight_lo, and bw_lo if @cut_bw, by beta, to no
+ * less than what the loss round delivered.
  */
-static bool bbr2_is_congestion_loss(const struct sock *sk,
-				    const struct rate_sample *rs,
-				    const struct bbr2_ack *ack,
-				    const struct bbr2_tunables *t)
+static void bbr2_cut_lower_bounds_for_loss(struct sock *sk, bool cut_bw,
+					   u32 round_lost,
+					   const struct bbr2_tunables *t)
 {
-	const struct bbr2 *bbr = inet_csk_ca(sk);
+	struct bbr2 *bbr = inet_csk_ca(sk);
+	u32 cut = BBR_UNIT - bbr2_param(t, BETA);
 
-	if (!bbr->loss_in_round || bbr2_loss_judged_by_probe(bbr))
-		return false;
-	return bbr2_loss_is_congestion(bbr) ||
-	       bbr2_is_inflight_too_high(sk, rs, ack, t);
+	bbr2_init_lower_bounds(sk, cut_bw);
+	if (cut_bw)
+		bbr->bw_lo = max_t(u32, bbr->bw_latest,
+				   ((u64)bbr->bw_lo * cut) >> BBR_SCALE);
+	bbr->inflight_lo = max_t(u32, bbr->inflight_latest,
+				 ((u64)bbr->inflight_lo * cut) >> BBR_SCALE);
+	bbr2_trim_cruising_cap(bbr, round_lost, t);
 }
 
 /*
  * Once per loss round outside of probing: cut bw_lo and inflight_lo by beta
  * if the round had congestion loss, and inflight_lo by alpha * ecn_factor
  * if it had CE marks -- but never below what the round actually delivered,
- * which is a measurement of what the path carries now.
+ * which is a measurement of what the path carries now.  v3 takes all loss
+ * for congestion; the loss mode may ask for a sign of it, and then a loss
+ * rate that is too high is one.
  */
 static void bbr2_adapt_lower_bounds(struct sock *sk,
 				    const struct rate_sample *rs,
@@ -787,20 +791,14 @@ static void bbr2_adapt_lower_bounds(struct sock *sk,
 		ecn_inflight_lo = ((u64)bbr->inflight_lo * cut) >> BBR_SCALE;
 	}
 
-	if (bbr2_is_congestion_loss(sk, rs, ack, t)) {
-		bool cut_bw = bbr2_loss_cuts_bw(bbr) ||
-			      bbr2_is_inflight_too_high(sk, rs, ack, t);
+	if (bbr->loss_in_round) {
+		bool too_high = bbr2_is_inflight_too_high(sk, rs, ack, t);
 
-		bbr2_init_lower_bounds(sk, cut_bw);
-		cut = BBR_UNIT - bbr2_param(t, BETA);
-		if (cut_bw)
-			bbr->bw_lo = max_t(u32, bbr->bw_latest,
-					   ((u64)bbr->bw_lo * cut) >>
-					   BBR_SCALE);
-		bbr->inflight_lo = max_t(u32, bbr->inflight_latest,
-					 ((u64)bbr->inflight_lo * cut) >>
-					 BBR_SCALE);
-		bbr2_trim_cruising_cap(bbr, ack->lost, t);
+		if (too_high || bbr2_loss_is_congestion(bbr))
+			bbr2_cut_lower_bounds_for_loss(sk,
+						       bbr2_loss_cuts_bw(bbr,
+									 too_high),
+						       ack->lost, t);
 	}
 
 	bbr->inflight_lo = min(bbr->inflight_lo, ecn_inflight_lo);

@@ -10,14 +10,15 @@
  * the probe built.  v3 cuts bw_lo and inflight_lo for them, and the flow
  * then paces at what a lossy round delivered, below the link, until its
  * next probe.  In loss_mode=1, once the flow has seen that its buffer
- * shows a queue (deep_buffer), DOWN's rounds cut nothing
- * (bbr2_loss_judged_by_probe()).
+ * shows a queue (deep_buffer), DOWN's rounds never cut bw_lo
+ * (bbr2_loss_judged_by_probe()); a loss rate that is too high cuts only
+ * inflight_lo, to what the round delivered.
  *
  * Per seed: the loss_mode=1 flow notes the deep buffer; from then on it
- * sets or lowers no lower bound in DOWN, while bbr2_ref on the same seed
- * does (the scenario reaches the case); and it keeps 0.97 x the goodput
- * of the kernel's BBRv1 on the same seed (KSRC=...), which a flow held
- * under the link after its probes does not.
+ * sets or lowers no bw_lo in DOWN, while bbr2_ref on the same seed does
+ * (the scenario reaches the case); and it keeps 0.97 x the goodput of the
+ * kernel's BBRv1 on the same seed (KSRC=...), which a flow held under the
+ * link after its probes does not.
  */
 #include "bbr2_util.h"
 
@@ -29,9 +30,9 @@
 
 struct watch {
 	u64 judge_from_us;
-	u32 down_cuts;		/* lower bound set or lowered in DOWN */
+	u32 down_cuts;		/* bw_lo set or lowered in DOWN */
 	bool deep_buffer;	/* the flow noted a deep buffer */
-	u32 last_bw_lo, last_inflight_lo;
+	u32 last_bw_lo;
 };
 
 static void on_ack(struct linksim *sim, int flow, const struct rate_sample *rs,
@@ -46,11 +47,9 @@ static void on_ack(struct linksim *sim, int flow, const struct rate_sample *rs,
 	    (reference || bbr->deep_buffer) &&
 	    bbr->mode == BBR2_PROBE_BW &&
 	    bbr->cycle_idx == BBR2_BW_PROBE_DOWN &&
-	    (bbr->bw_lo < w->last_bw_lo ||
-	     bbr->inflight_lo < w->last_inflight_lo))
+	    bbr->bw_lo < w->last_bw_lo)
 		w->down_cuts++;
 	w->last_bw_lo = bbr->bw_lo;
-	w->last_inflight_lo = bbr->inflight_lo;
 }
 
 static double run(const char *cc, const char *loss_mode, u64 seed,
@@ -62,7 +61,7 @@ static double run(const char *cc, const char *loss_mode, u64 seed,
 
 	memset(w, 0, sizeof(*w));
 	w->judge_from_us = JUDGE_FROM_S * USEC_PER_SEC;
-	w->last_bw_lo = w->last_inflight_lo = ~0U;
+	w->last_bw_lo = ~0U;
 	bbr2_params_reset();
 	if (loss_mode && bbr2_set_param("loss_mode", loss_mode))
 		tap_diag("cannot set loss_mode=%s", loss_mode);
@@ -100,7 +99,7 @@ int main(void)
 		double g_ref = run("bbr2_ref", NULL, seed, &ref);
 		double g_v1 = have_bbr1 ? run("bbr", NULL, seed, &v1w) : 0;
 
-		tap_diag("seed %llu: loss_mode=1 %.2f Mbit/s, deep buffer %s, DOWN cuts %u; bbr2_ref %.2f Mbit/s, DOWN cuts %u; BBRv1 %.2f Mbit/s",
+		tap_diag("seed %llu: loss_mode=1 %.2f Mbit/s, deep buffer %s, bw_lo cuts in DOWN %u; bbr2_ref %.2f Mbit/s, bw_lo cuts in DOWN %u; BBRv1 %.2f Mbit/s",
 			 (unsigned long long)seed, g_lm / 1e6,
 			 lm.deep_buffer ? "noted" : "not noted", lm.down_cuts,
 			 g_ref / 1e6, ref.down_cuts, g_v1 / 1e6);
@@ -116,10 +115,10 @@ int main(void)
 	       "a 1-BDP buffer shows loss_mode=1 a deep queue on every seed (%u of %u)",
 	       deep_seeds, NSEEDS);
 	tap_ok(ref_seeds_cut == NSEEDS,
-	       "bbr2_ref cuts a lower bound in PROBE_BW DOWN on every seed (%u of %u)",
+	       "bbr2_ref cuts bw_lo in PROBE_BW DOWN on every seed (%u of %u)",
 	       ref_seeds_cut, NSEEDS);
 	tap_ok(deep_seeds == NSEEDS && lm_cuts == 0,
-	       "loss_mode=1 cuts no lower bound in PROBE_BW DOWN once its buffer has shown a queue (%u cuts)",
+	       "loss_mode=1 cuts no bw_lo in PROBE_BW DOWN once its buffer has shown a queue (%u cuts)",
 	       lm_cuts);
 	if (have_bbr1)
 		tap_ok(v1_seeds_ok == NSEEDS,
