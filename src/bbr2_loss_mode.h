@@ -539,9 +539,9 @@ static inline bool bbr2_loss_is_congestion(const struct bbr2 *bbr)
  * share the buffer, one flow's probe overfills a buffer the others keep
  * full, and a flow that went back to cruising at its cap after every such
  * probe would keep it full for the next.  In a buffer too shallow to show
- * a queue DOWN's cuts are v3's: there many flows' probes overfill the
- * buffer together, and the cuts are what brings their flight back under
- * it.
+ * a queue, a rate that is too high in DOWN cuts both bounds: there many
+ * flows' probes overfill the buffer together, and the cuts are what
+ * brings their flight back under it.
  */
 static inline bool bbr2_loss_cuts_bw(const struct bbr2 *bbr, bool too_high)
 {
