@@ -793,12 +793,11 @@ static void bbr2_adapt_lower_bounds(struct sock *sk,
 
 	if (bbr->loss_in_round) {
 		bool too_high = bbr2_is_inflight_too_high(sk, rs, ack, t);
+		bool cut_bw = bbr2_loss_cuts_bw(bbr, too_high);
 
 		if (too_high || bbr2_loss_is_congestion(bbr))
-			bbr2_cut_lower_bounds_for_loss(sk,
-						       bbr2_loss_cuts_bw(bbr,
-									 too_high),
-						       ack->lost, t);
+			bbr2_cut_lower_bounds_for_loss(sk, cut_bw, ack->lost,
+						       t);
 	}
 
 	bbr->inflight_lo = min(bbr->inflight_lo, ecn_inflight_lo);
