@@ -307,6 +307,23 @@ wait_or_kill()
 	return 1
 }
 
+# interrupt_or_kill PID SECS WHAT: wait up to SECS for background PID, a
+# tracer already sent SIGINT, to exit, sending SIGINT again every second as
+# a user presses Ctrl-C again; then say what it is stuck in and kill it
+# (wait_or_kill).  bpftrace before 0.19 checks for its SIGINT only when
+# epoll_wait() is interrupted or an event arrives: a SIGINT that lands while
+# it is reading events, with no event after it, is not acted on.
+interrupt_or_kill()
+{
+	local pid=$1 secs=$2 what=$3 i
+
+	for ((i = 1; i < secs; i++)); do
+		_reaped_within "$pid" 10 && return 0
+		kill -INT "$pid" 2>/dev/null
+	done
+	wait_or_kill "$pid" 1 "$what"
+}
+
 _run_cleanup()
 {
 	local rc=$? i pid

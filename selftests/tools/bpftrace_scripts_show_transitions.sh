@@ -88,11 +88,12 @@ for s in $SCRIPTS; do
 	kill -INT "${bt_pid[$s]}" 2>/dev/null
 done
 # bpftrace detaches and prints its maps on SIGINT; one that does not end
-# within EXIT_TIMEOUT is stuck (rather than waiting for the runner's
-# 1500-s limit): report where, and go on to check what it printed
+# within EXIT_TIMEOUT, Ctrl-C pressed once a second, is stuck (rather than
+# waiting for the runner's 1500-s limit): report where, and go on to check
+# what it printed
 for s in $SCRIPTS; do
 	ktap_result "$s.bt exits on SIGINT" \
-		wait_or_kill "${bt_pid[$s]}" "$EXIT_TIMEOUT" "$s.bt"
+		interrupt_or_kill "${bt_pid[$s]}" "$EXIT_TIMEOUT" "$s.bt"
 done
 
 # expect SCRIPT DESC REGEX: one TAP line: SCRIPT's output matches REGEX
