@@ -21,6 +21,7 @@
  *   trajectory ... -p NAME=V set a tcp_bbr2 module parameter
  *   trajectory late ... -x CC2  the second flow runs CC2 (e.g. cubic) and
  *                            starts with the first
+ *   trajectory late ... -L MS   the second flow starts MS ms in (3000)
  *
  * CC is bbr2 (default), or bbr / cubic when built with KSRC.  Each line
  * is a bbr2 phase change of one flow (or, for other CCs, a 500 ms sample):
@@ -149,7 +150,7 @@ int main(int argc, char **argv)
 	struct linksim_cfg cfg;
 	struct linksim *sim;
 	struct traj tr;
-	u32 rate_mbit = 50, rtt_ms = 40, bdps = 0;
+	u32 rate_mbit = 50, rtt_ms = 40, bdps = 0, late_ms = 3000;
 	bool host_like = false, testbed = false;
 	const char *param = NULL, *cc2 = NULL;
 	double loss_pct = 0;
@@ -185,12 +186,14 @@ int main(int argc, char **argv)
 			param = argv[++i];
 		else if (!strcmp(argv[i], "-x") && i + 1 < (u32)argc)
 			cc2 = argv[++i];
+		else if (!strcmp(argv[i], "-L") && i + 1 < (u32)argc)
+			late_ms = strtoul(argv[++i], NULL, 0);
 		else
 			cc = argv[i];
 	}
 	late = !strcmp(scenario, "late");
 	if (!late && strcmp(scenario, "deep")) {
-		fprintf(stderr, "usage: %s deep|late [CC] [-q] [-s SEED] [-r MBIT] [-t RTT_MS] [-b BDPS] [-a] [-l PCT] [-j US] [-J US] [-T] [-p NAME=V] [-x CC2]\n",
+		fprintf(stderr, "usage: %s deep|late [CC] [-q] [-s SEED] [-r MBIT] [-t RTT_MS] [-b BDPS] [-a] [-l PCT] [-j US] [-J US] [-T] [-p NAME=V] [-x CC2] [-L MS]\n",
 			argv[0]);
 		return 2;
 	}
@@ -230,7 +233,7 @@ int main(int argc, char **argv)
 	if (late) {
 		cfg.nflows = 2;
 		cfg.flow[1].cc = cc2 ? cc2 : cc;
-		cfg.flow[1].start_us = cc2 ? 0 : 3 * USEC_PER_SEC;
+		cfg.flow[1].start_us = cc2 ? 0 : (u64)late_ms * 1000;
 	}
 	tr.nflows = late ? 2 : 1;
 	end_us = (late ? 40 : 20) * USEC_PER_SEC;
