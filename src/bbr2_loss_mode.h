@@ -18,8 +18,9 @@
  * Outside probing, loss cuts inflight_lo only with a standing queue or at a
  * rate that is too high, and bw_lo only at a rate that is too high; a probe
  * ends on a rate that is too high.  Where the buffer shows a queue, the
- * rounds that drain a probe's queue (DOWN) never cut bw_lo: their losses
- * are the probe's.
+ * rounds that drain a probe's queue (DOWN) cut bw_lo only at a rate no
+ * background and the probe's own overflow give: their losses are the
+ * probe's.
  *
  * It also leaves STARTUP on a lossy round, however few ACKs reported the
  * loss, if the loss is more than any background it learns could explain;
@@ -97,6 +98,15 @@
  */
 #define BBR2_STARTUP_QUEUE_RTT_SHIFT	6
 #define BBR2_BG_LOSS_MAX	3
+/*
+ * A probe's losses that cut bw_lo after all (bbr2_loss_cuts_bw()): a
+ * level twice the largest background, so a limit of four times
+ * loss_thresh.  Under random loss a probe's DOWN round carries the
+ * background and the probe's own overflow, and that stays below it in
+ * most rounds; a probe that overfills a buffer another flow keeps full
+ * loses more.
+ */
+#define BBR2_OVERFLOW_LOSS_LEVEL	(2 * BBR2_BG_LOSS_MAX)
 /* cruise.pool_lost is 8 bits wide */
 #define BBR2_BG_POOL_LOST_MAX	((1U << 8) - 1)
 
@@ -531,23 +541,38 @@ static inline bool bbr2_loss_is_congestion(const struct bbr2 *bbr)
  * the pipe, and a cut to what the round delivered (inflight_latest) drains
  * it.  A bw_lo cut would pace below the link until the next probe, since
  * bw_latest is the delivery rate of a round that lost packets, so bw_lo is
- * cut only at a loss rate that is too high (@too_high), and never for the
- * losses of a probe judged already (bbr2_loss_judged_by_probe()): under
- * random loss, which makes every probe's overflow look too high, that
- * would hold the flow below the link in nearly every cycle.  Those losses
- * still cut inflight_lo when their rate is too high: where several flows
- * share the buffer, one flow's probe overfills a buffer the others keep
- * full, and a flow that went back to cruising at its cap after every such
- * probe would keep it full for the next.  In a buffer too shallow to show
- * a queue, a rate that is too high in DOWN cuts both bounds: there many
- * flows' probes overfill the buffer together, and the cuts are what
- * brings their flight back under it.
+ * cut only at a loss rate that is too high (@too_high).
+ *
+ * The losses of a probe judged already (bbr2_loss_judged_by_probe()) cut
+ * bw_lo only at a rate beyond twice the largest background the loss mode
+ * learns (BBR2_OVERFLOW_LOSS_LEVEL, with its margin): under random loss,
+ * which makes nearly every probe's overflow look too high, a cut at every
+ * such rate would hold the flow below the link in nearly every cycle.  A
+ * rate beyond that is the probe overfilling a buffer that was full
+ * already, as a flow that keeps a buffer full does to a flow that has
+ * joined it; there, as in v3, the cut is how the incumbent makes room,
+ * and without it the newcomer holds a fraction of its share for many
+ * cycles.  The probe's losses also cut inflight_lo when their rate is too
+ * high: where several flows share the buffer, one flow's probe overfills
+ * a buffer the others keep full, and a flow that went back to cruising at
+ * its cap after every such probe would keep it full for the next.  In a
+ * buffer too shallow to show a queue, a rate that is too high in DOWN
+ * cuts both bounds: there many flows' probes overfill the buffer
+ * together, and the cuts are what brings their flight back under it.
  */
-static inline bool bbr2_loss_cuts_bw(const struct bbr2 *bbr, bool too_high)
+static inline bool bbr2_loss_cuts_bw(const struct bbr2 *bbr, bool too_high,
+				     u32 lost, u32 tx_in_flight,
+				     const struct bbr2_tunables *t)
 {
 	if (!bbr2_loss_mode(bbr))
 		return true;
-	return too_high && !bbr2_loss_judged_by_probe(bbr);
+	if (!too_high)
+		return false;
+	if (!bbr2_loss_judged_by_probe(bbr))
+		return true;
+	return bbr2_loss_beyond_level(lost, tx_in_flight,
+				      bbr2_param(t, LOSS_THRESH),
+				      BBR2_OVERFLOW_LOSS_LEVEL, true);
 }
 
 /*

@@ -793,7 +793,8 @@ static void bbr2_adapt_lower_bounds(struct sock *sk,
 
 	if (bbr->loss_in_round) {
 		bool too_high = bbr2_is_inflight_too_high(sk, rs, ack, t);
-		bool cut_bw = bbr2_loss_cuts_bw(bbr, too_high);
+		bool cut_bw = bbr2_loss_cuts_bw(bbr, too_high, ack->lost,
+						ack->tx_in_flight, t);
 
 		if (too_high || bbr2_loss_is_congestion(bbr))
 			bbr2_cut_lower_bounds_for_loss(sk, cut_bw, ack->lost,
