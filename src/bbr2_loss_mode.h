@@ -23,7 +23,8 @@
  * probe's.
  *
  * It also leaves STARTUP on a lossy round, however few ACKs reported the
- * loss, if the loss is more than any background it learns could explain;
+ * loss, if the loss is more than any background it learns could explain
+ * and the buffer has shown no deep queue;
  * notes at STARTUP's end a deep buffer that STARTUP filled; shortens the
  * min_rtt window when PROBE_RTT finds a queue it could not drain; and lets
  * a probe that regrows inflight_hi end before PROBE_RTT begins.  Where the
@@ -493,13 +494,23 @@ static inline bool bbr2_loss_beyond_background(const struct bbr2 *bbr,
  * loss_thresh: without the background's margin a flow would leave
  * STARTUP at half its BDP, with an inflight_hi that every probe's first
  * random loss then holds there.
+ *
+ * Only while the buffer has shown no deep queue (bbr2_note_deep_buffer(),
+ * which the round that ends here has already asked).  A deep buffer gives
+ * a small flow's STARTUP the rounds to meet v3's exits, and there the
+ * first overflow a flow meets is often not its own: a flow joining a
+ * buffer that an incumbent keeps near full meets the incumbent's next
+ * probe a few rounds in, loses several packets of a round of a few
+ * dozen, and would leave STARTUP at a fraction of its share, which the
+ * incumbent, cruising at its cap, yields only over many cycles.
  */
 static inline bool bbr2_loss_may_end_startup(const struct bbr2 *bbr, u32 lost,
 					     u32 tx_in_flight,
 					     const struct bbr2_tunables *t)
 {
 	return bbr2_loss_mode(bbr) && bbr->mode == BBR2_STARTUP &&
-	       !bbr->full_bw_reached && bbr->loss_in_round &&
+	       !bbr->full_bw_reached && !bbr->deep_buffer &&
+	       bbr->loss_in_round &&
 	       bbr2_param(t, FULL_LOSS_CNT) &&
 	       bbr2_loss_beyond_level(lost, tx_in_flight,
 				      bbr2_param(t, LOSS_THRESH),
