@@ -497,7 +497,7 @@ module_param_cb(tso_rtt_shift, &bbr2_tunable_param_ops, NULL, 0644);
 MODULE_PARM_DESC(tso_rtt_shift, "halve the RTT-based TSO allowance per 2^N us of min_rtt (0 = off) [0..15; default 9, v2 9]");
 
 module_param_cb(loss_mode, &bbr2_tunable_param_ops, NULL, 0644);
-MODULE_PARM_DESC(loss_mode, "1: loss cuts inflight only with a standing queue or above the background loss rate, ends STARTUP on loss beyond any background, Reno-timed probes only with a queue, cruises 3 packets further below inflight_hi, lowers it a packet per cruising round that lost 2+, min_rtt follows a competitor's standing queue in 7.5 s (0: as BBRv3); bbr2 sockets with SACK only, bbr2_ref runs 0 [0..1; default 0, v2 0]");
+MODULE_PARM_DESC(loss_mode, "1: loss cuts inflight only with a standing queue or above the background loss rate, ends STARTUP on loss beyond any background in a shallow buffer, Reno-timed probes only with a queue, cruises 3 packets further below inflight_hi, lowers it a packet per cruising round that lost 2+, min_rtt follows a competitor's standing queue in 7.5 s (0: as BBRv3); bbr2 sockets with SACK only, bbr2_ref runs 0 [0..1; default 0, v2 0]");
 
 /* ---------------------------------------------------------------------- */
 /* pacing_gain: the PROBE_BW gain cycle, as in v2alpha.                    */
